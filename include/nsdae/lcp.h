@@ -1,0 +1,98 @@
+/* nsdae complementarity layer (libnsdae_lcp): dense mixed linear complementarity problems.
+ *
+ *   w = M z + q,  row i typed:
+ *     NSDAE_ROW_EQUALITY         w_i = 0, z_i free
+ *     NSDAE_ROW_COMPLEMENTARITY  0 <= w_i  _|_  z_i >= 0
+ *     NSDAE_ROW_BOX              z_i in [lo_i, hi_i], -w_i in N_[lo_i,hi_i](z_i)
+ *                                (lo_i = z_i: w_i >= 0; lo_i < z_i < hi_i: w_i = 0; z_i = hi_i: w_i <= 0;
+ *                                 lo_i may be -INFINITY, hi_i +INFINITY)
+ *
+ * Rows may come in any order. Box rows are converted internally to two complementarity rows
+ * each; every result is reported in the caller's variables (z, w of size `size`).
+ * Knows nothing about models.
+ */
+#ifndef NSDAE_LCP_H
+#define NSDAE_LCP_H
+
+#include <nsdae/status.h>
+
+typedef enum nsdae_row_kind {
+    NSDAE_ROW_EQUALITY = 0,
+    NSDAE_ROW_COMPLEMENTARITY = 1,
+    NSDAE_ROW_BOX = 2
+} nsdae_row_kind;
+
+/* A problem is a view on caller-owned arrays: nothing is copied or freed by the layer. */
+typedef struct nsdae_mlcp {
+    int size;                    /* number of rows = number of unknowns z, >= 1 */
+    const double *M;             /* size x size, column-major: M[i + j*size] */
+    const double *q;             /* size */
+    const nsdae_row_kind *kind;  /* size; NULL means all complementarity (a pure LCP) */
+    const double *lo, *hi;       /* size each; read only for box rows; may be NULL when no box row */
+} nsdae_mlcp;
+
+/* Checks sizes, kinds, NaN/Inf, box bounds (lo <= hi, not both infinite on one side... ). */
+nsdae_status nsdae_mlcp_validate(const nsdae_mlcp *p, nsdae_error *err);
+
+/* ---- one solution through Siconos numerics ------------------------------------------- */
+
+/* Solver names: "enum" (SICONOS_MLCP_ENUM, any problem), "lemke" (SICONOS_LCP_LEMKE, pure LCP:
+ * no equality or box row), "lcp-enum" (SICONOS_LCP_ENUM, pure LCP). Unknown name: INVALID_INPUT.
+ * z and w have `size` entries. NO_SOLUTION when the solver finds none. Never aborts, never prints. */
+nsdae_status nsdae_lcp_solve_siconos(const nsdae_mlcp *p, const char *solver, double *z, double *w,
+                                     nsdae_error *err);
+
+/* ---- every solution ------------------------------------------------------------------- */
+
+/* The solution set of an MLCP is a finite union of polyhedral pieces. A piece is either a point
+ * or a set with more than one point (a segment, a ray, a face: a continuum). */
+typedef struct nsdae_lcp_piece {
+    int is_point;        /* 1: the piece is the single point z; 0: a continuum through z */
+    int dimension;       /* 0 for a point; the dimension of the piece otherwise */
+    double *z;           /* size: the point, or a point of the continuum (its minimal-norm point) */
+} nsdae_lcp_piece;
+
+typedef struct nsdae_lcp_solution_set {
+    int size;
+    int count;                /* number of pieces, distinct (points closer than tolerance merged) */
+    int has_continuum;        /* 1 if any piece is a continuum */
+    nsdae_lcp_piece *pieces;
+    long patterns_visited;    /* complementarity patterns examined */
+} nsdae_lcp_solution_set;
+
+/* All solutions by enumeration over complementarity patterns (LAPACKE), exact also when a
+ * pattern's solution set is not a point. Cost 2^m for m complementarity rows (after box
+ * conversion); refuses m > NSDAE_LCP_ENUM_MAX_M with NSDAE_LIMIT. Free with _free. */
+#define NSDAE_LCP_ENUM_MAX_M 26
+nsdae_status nsdae_lcp_enumerate(const nsdae_mlcp *p, nsdae_lcp_solution_set **out, nsdae_error *err);
+void nsdae_lcp_solution_set_free(nsdae_lcp_solution_set *set);
+
+/* ---- minimal-norm selection ------------------------------------------------------------ */
+
+/* Objective: 1/2 || P (z - z_ref) ||^2_Q where P selects the components listed in `select`
+ * (k indices into z) and Q is a k x k symmetric positive definite weight (column-major), or the
+ * identity when Q == NULL. select == NULL with k == 0 means every component (k = size). */
+typedef struct nsdae_minnorm_spec {
+    const double *z_ref;     /* size; NULL means the origin */
+    const int *select;       /* k indices, distinct, in [0, size) */
+    int k;
+    const double *Q;         /* k x k SPD, or NULL */
+    int count_solutions;     /* 1: also count every solution (prunes only infeasible subtrees) */
+} nsdae_minnorm_spec;
+
+typedef struct nsdae_minnorm_result {
+    double objective;        /* the minimal value */
+    int unique;              /* 1 if the minimiser (in z) is unique */
+    long nsol;               /* with count_solutions: number of distinct solutions, -1 for a continuum;
+                                otherwise 1 when uniqueness of the whole solution was proven, 0 if unknown */
+    long nodes;              /* branch-and-bound nodes explored */
+    long leaves;             /* full patterns whose piece was examined */
+} nsdae_minnorm_result;
+
+/* The solution of the MLCP minimising the objective over the WHOLE solution set (points and
+ * continua), written to z and w (size each). Exact: branch and bound over complementarity
+ * patterns with convex relaxations. NO_SOLUTION when the MLCP has none. */
+nsdae_status nsdae_lcp_minnorm(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, double *z, double *w,
+                               nsdae_minnorm_result *result, nsdae_error *err);
+
+#endif

@@ -1,0 +1,62 @@
+/* nsdae: mixed linear complementarity systems (DESIGN.md section 3).
+ *
+ *   E y' = A y + B lambda + b(t)          y: ny unknowns (differential and algebraic)
+ *   w    = C y + D lambda + c(t)          nl rows, each typed (lcp.h): equality (w_i = 0, lambda_i
+ *                                           free), complementarity (0 <= w_i _|_ lambda_i >= 0) or
+ *                                           box (lambda_i in [lo_i, hi_i], -w_i in N(lambda_i)).
+ *
+ * E may be singular. Exogenous (time-guarded) switches make the data piecewise constant in time:
+ * the system has one or more phases, each with its own E, A, B, b, C, D, c; `phase_at` says which
+ * phase holds at time t. A time-dependent forcing is added to b and c by `forcing`.
+ */
+#ifndef NSDAE_MLCS_H
+#define NSDAE_MLCS_H
+
+#include <nsdae/lcp.h>
+#include <nsdae/status.h>
+
+typedef struct nsdae_mlcs_phase {
+    double *E, *A;   /* ny x ny, column-major */
+    double *B;       /* ny x nl */
+    double *b;       /* ny */
+    double *C;       /* nl x ny */
+    double *D;       /* nl x nl */
+    double *c;       /* nl */
+} nsdae_mlcs_phase;
+
+typedef struct nsdae_mlcs {
+    int ny, nl, nphases;
+    nsdae_mlcs_phase *phases;      /* nphases, all matrices zeroed by _create */
+    nsdae_row_kind *kind;          /* nl; default complementarity */
+    double *lo, *hi;               /* nl; box bounds */
+    double *y0;                    /* ny: initial values (zero by default) */
+    char **y_names, **l_names;     /* ny and nl names, owned (strdup'ed by _set_name) */
+
+    /* Which phase holds at time t (NULL: always phase 0). Returns an index in [0, nphases). */
+    int (*phase_at)(double t, void *ctx);
+    /* Adds the time-dependent parts to b (ny) and c (nl) at time t (NULL: none). */
+    void (*forcing)(double t, double *b, double *c, void *ctx);
+    void *ctx;
+    void (*ctx_free)(void *ctx);   /* called by _destroy when not NULL */
+
+    /* Defaults a model may carry (experiment annotation): <= 0 means unset. */
+    double stop_time, step;
+} nsdae_mlcs;
+
+nsdae_status nsdae_mlcs_create(int ny, int nl, int nphases, nsdae_mlcs **out, nsdae_error *err);
+void nsdae_mlcs_destroy(nsdae_mlcs *s);
+
+/* which: 'y' or 'l'. Copies the name. */
+nsdae_status nsdae_mlcs_set_name(nsdae_mlcs *s, char which, int index, const char *name, nsdae_error *err);
+
+/* Sizes, NaN/Inf in the data, kinds and bounds. */
+nsdae_status nsdae_mlcs_validate(const nsdae_mlcs *s, nsdae_error *err);
+
+/* The differential unknowns: those whose column of E is not zero in some phase. flags: ny entries. */
+int nsdae_mlcs_differential(const nsdae_mlcs *s, int *flags);
+
+/* The phase at time t and the data b(t), c(t) of that phase with the forcing added. */
+int nsdae_mlcs_phase_index(const nsdae_mlcs *s, double t);
+void nsdae_mlcs_rhs_at(const nsdae_mlcs *s, double t, double *b, double *c);
+
+#endif
