@@ -1,0 +1,10 @@
+/* The nsdae subcommands: each lives in its own cmd_<name>.c and returns the process exit status. */
+#ifndef NSDAE_CLI_COMMANDS_H
+#define NSDAE_CLI_COMMANDS_H
+
+int nsdae_cmd_simulate(int argc, char **argv);
+int nsdae_cmd_converge(int argc, char **argv);
+int nsdae_cmd_check(int argc, char **argv);
+int nsdae_cmd_analyze(int argc, char **argv);
+
+#endif
