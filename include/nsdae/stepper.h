@@ -1,0 +1,72 @@
+/* nsdae event-capturing steppers on an MLCS (DESIGN.md section 5).
+ *
+ * theta-method: E (y1 - y0) = h [theta A1 y1 + (1 - theta) A0 y0 + B1 lambda1 + theta b(t1) + (1 - theta) b(t0)]
+ *               w1 = C1 y1 + D1 lambda1 + c(t1), rows typed as in the MLCS,
+ * one MLCP per step in the unknowns (y1, lambda1), solved as one mixed problem: no W^-1 is ever
+ * formed, so a singular E (index-2 DAEs) is fine. Index 1 on matrices means the phase at t1,
+ * index 0 the phase at t0.
+ *
+ * Schemes:
+ *   MINNORM  the minimal-norm implicit Euler of Rocca-Acary-Brogliato (15): the step's solution
+ *            minimising 1/2 ||P (y1 - y0)||^2_Q, P the differential unknowns by default;
+ *            theta = 1 unless set (then it is the theta-method with minimal-norm selection).
+ *   EULER    plain implicit Euler (theta = 1) keeping the first solution Siconos ENUM finds.
+ *   THETA    the theta-method (theta in [1/2, 1], default 1/2) with minimal-norm selection.
+ */
+#ifndef NSDAE_STEPPER_H
+#define NSDAE_STEPPER_H
+
+#include <nsdae/mlcs.h>
+#include <nsdae/status.h>
+
+typedef enum nsdae_scheme {
+    NSDAE_SCHEME_MINNORM = 0,
+    NSDAE_SCHEME_EULER,
+    NSDAE_SCHEME_THETA
+} nsdae_scheme;
+
+typedef struct nsdae_stepper_options {
+    nsdae_scheme scheme;
+    double theta;            /* in [1/2, 1]; <= 0 means the scheme's default */
+    double t0, stop;         /* integrate on [t0, stop] */
+    long nsteps;             /* > 0: h = (stop - t0) / nsteps */
+    double step;             /* used when nsteps <= 0: fixed h, the last step shortened to land on stop */
+    int select_algebraic;    /* minimal norm also over the algebraic unknowns y (not the multipliers) */
+    const double *weight;    /* optional SPD weight over the selected unknowns (k x k, column-major) */
+    int count_solutions;     /* count every solution of each step's MLCP (nsol); default on via _defaults */
+} nsdae_stepper_options;
+
+void nsdae_stepper_defaults(nsdae_stepper_options *o);
+
+/* What a step produced; the arrays are valid only during the callback. */
+typedef struct nsdae_step_record {
+    long k;                  /* step number, 0 for the initial state */
+    double t;
+    const double *y;         /* ny */
+    const double *lambda;    /* nl */
+    long nsol;               /* solutions of the step's MLCP: >= 1, -1 a continuum, 0 unknown (initial row) */
+    double residual;         /* max-norm residual of the step's MLCP at the chosen solution */
+} nsdae_step_record;
+
+/* Return non-zero from the callback to stop the run early (status NSDAE_OK). */
+typedef int (*nsdae_step_callback)(const nsdae_step_record *rec, void *ctx);
+
+typedef struct nsdae_stepper_summary {
+    long steps;              /* steps completed */
+    long several;            /* steps whose MLCP had more than one solution (a continuum counts) */
+    long continuum;          /* steps whose MLCP had a continuum of solutions */
+    double t_end;            /* time reached */
+    double h;                /* nominal step */
+} nsdae_stepper_summary;
+
+/* The number of steps the options give, and the nominal step h (the last step may be shorter). */
+long nsdae_stepper_steps(const nsdae_stepper_options *o, double *h);
+
+/* Runs the scheme from s->y0 at o->t0; calls cb for the initial state and after every step.
+ * y_end (ny, may be NULL) receives the last state. When a step's MLCP has no solution the run
+ * stops with NSDAE_NO_SOLUTION, a message giving t and the state, and everything before it was
+ * already delivered to cb. */
+nsdae_status nsdae_stepper_run(const nsdae_mlcs *s, const nsdae_stepper_options *o, nsdae_step_callback cb,
+                               void *ctx, double *y_end, nsdae_stepper_summary *summary, nsdae_error *err);
+
+#endif

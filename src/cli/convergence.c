@@ -1,0 +1,122 @@
+/* Runs a system for each step count and reports the error at T against a reference. */
+#include "cli/convergence.h"
+#include "cli/plot.h"
+
+#include <nsdae/convergence.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Final differential state of one run with N steps. */
+static int final_state(const nsdae_mlcs *s, const nsdae_stepper_options *base, long n, const int *diff,
+                       double *x)
+{
+    nsdae_stepper_options o = *base;
+    o.nsteps = n;
+    double *y = calloc((size_t)s->ny, sizeof *y);
+    nsdae_error err = {0};
+    nsdae_stepper_summary sum;
+    nsdae_status st = y ? nsdae_stepper_run(s, &o, NULL, NULL, y, &sum, &err) : NSDAE_NOMEM;
+    if (st != NSDAE_OK) {
+        fprintf(stderr, "nsdae converge: run with N = %ld: %s\n", n, y ? err.message : "out of memory");
+        free(y);
+        return 0;
+    }
+    for (int j = 0, k = 0; j < s->ny; j++)
+        if (diff[j]) x[k++] = y[j];
+    free(y);
+    return 1;
+}
+
+static int compare_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+int convergence_study(const nsdae_mlcs *s, const nsdae_stepper_options *base, const run_options *ro,
+                      convergence_reference ref, const long *steps_in, int nruns, const char *plot_path,
+                      const char *csv_path)
+{
+    int status = 1;
+    int *diff = calloc((size_t)s->ny, sizeof *diff);
+    long *steps = calloc((size_t)nruns, sizeof *steps);
+    double *xref = calloc((size_t)s->ny, sizeof *xref), *x = calloc((size_t)s->ny, sizeof *x);
+    double *h = calloc((size_t)nruns, sizeof *h), *e = calloc((size_t)nruns, sizeof *e);
+    if (!diff || !steps || !xref || !x || !h || !e) {
+        fprintf(stderr, "nsdae converge: out of memory\n");
+        goto done;
+    }
+    memcpy(steps, steps_in, (size_t)nruns * sizeof *steps);
+    qsort(steps, (size_t)nruns, sizeof *steps, compare_long); /* coarse to fine: h decreasing */
+    int nd = nsdae_mlcs_differential(s, diff);
+    const double T = base->stop - base->t0;
+    int nrows = nruns;
+    if (ref == CONVERGENCE_EXACT) {
+        if (!ro->example || !nsdae_builtin_exact(ro->example, ro->params, ro->nparams, base->stop, xref)) {
+            fprintf(stderr, "nsdae converge: --reference exact: no closed-form solution is known for this "
+                            "system and these parameters (use --reference finest)\n");
+            status = 2;
+            goto done;
+        }
+    } else {
+        if (nruns < 3) {
+            fprintf(stderr, "nsdae converge: --reference finest needs at least three step counts\n");
+            status = 2;
+            goto done;
+        }
+        nrows = nruns - 1;
+        if (!final_state(s, base, steps[nruns - 1], diff, xref)) goto done;
+    }
+
+    printf("# %s, scheme %s, T = %.10g, reference: %s\n", ro->example ? ro->example : ro->model_path,
+           base->scheme == NSDAE_SCHEME_EULER ? "euler" : base->scheme == NSDAE_SCHEME_THETA ? "theta" : "minnorm",
+           base->stop, ref == CONVERGENCE_EXACT ? "exact" : "finest run");
+    if (ref == CONVERGENCE_FINEST) printf("# reference run: N = %ld\n", steps[nruns - 1]);
+    printf("%14s %8s %14s %10s %8s\n", "h", "N", "error", "ratio", "order");
+    for (int r = 0; r < nrows; r++) {
+        if (!final_state(s, base, steps[r], diff, x)) goto done;
+        double sq = 0;
+        for (int k = 0; k < nd; k++) sq += (x[k] - xref[k]) * (x[k] - xref[k]);
+        h[r] = T / (double)steps[r];
+        e[r] = sqrt(sq);
+        printf("%14.6e %8ld %14.6e", h[r], steps[r], e[r]);
+        if (r > 0 && e[r] > 0 && e[r - 1] > 0)
+            printf(" %10.4f %8.3f\n", e[r - 1] / e[r], log(e[r - 1] / e[r]) / log(h[r - 1] / h[r]));
+        else
+            printf(" %10s %8s\n", "-", "-");
+        fflush(stdout);
+    }
+    int used = 0;
+    double order = nsdae_fit_order(h, e, nrows, &used);
+    if (isnan(order))
+        printf("least-squares order: undefined (fewer than two nonzero errors: the scheme is exact here)\n");
+    else
+        printf("least-squares order: %.4f (over %d runs)\n", order, used);
+    status = 0;
+
+    if (csv_path) {
+        FILE *f = fopen(csv_path, "w");
+        if (!f) {
+            fprintf(stderr, "nsdae converge: --csv '%s': %s\n", csv_path, strerror(errno));
+            status = 1;
+        } else {
+            fputs("h,N,error\n", f);
+            for (int r = 0; r < nrows; r++) fprintf(f, "%.17g,%ld,%.17g\n", h[r], steps[r], e[r]);
+            if (fclose(f) != 0) status = 1;
+        }
+    }
+    if (plot_path && status == 0) {
+        char title[256];
+        snprintf(title, sizeof title, "%s: error at T = %g (fitted order %.3f)",
+                 ro->example ? ro->example : ro->model_path, base->stop, order);
+        if (!plot_loglog_error(plot_path, title, h, e, nrows, order)) status = 1;
+        else fprintf(stderr, "nsdae converge: plot written to %s\n", plot_path);
+    }
+done:
+    free(diff); free(steps); free(xref); free(x); free(h); free(e);
+    return status;
+}

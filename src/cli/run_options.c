@@ -1,0 +1,156 @@
+/* Parsing of the integration options shared by simulate and converge, and the loading of the
+ * system they integrate. Every error names the flag and its value. */
+#include "cli/run_options.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void run_options_init(run_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->stop = NAN;
+    o->step = NAN;
+    o->scheme = NSDAE_SCHEME_MINNORM;
+    o->count_solutions = 1;
+}
+
+int cli_parse_double(const char *text, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v)) return 0;
+    *out = v;
+    return 1;
+}
+
+int cli_parse_long(const char *text, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || errno == ERANGE) return 0;
+    *out = v;
+    return 1;
+}
+
+static int bad_value(const char *cmd, const char *flag, const char *value, const char *why)
+{
+    fprintf(stderr, "nsdae %s: %s '%s': %s\n", cmd, flag, value, why);
+    return -1;
+}
+
+static int parse_param(run_options *o, const char *cmd, const char *text)
+{
+    const char *eq = strchr(text, '=');
+    double v;
+    if (!eq || eq == text) return bad_value(cmd, "--param", text, "expected NAME=VALUE");
+    if (!cli_parse_double(eq + 1, &v)) return bad_value(cmd, "--param", text, "the value is not a finite number");
+    if (o->nparams >= CLI_MAX_PARAMS) return bad_value(cmd, "--param", text, "too many --param options");
+    size_t len = (size_t)(eq - text);
+    if (len >= sizeof o->param_names[0]) return bad_value(cmd, "--param", text, "name too long");
+    memcpy(o->param_names[o->nparams], text, len);
+    o->param_names[o->nparams][len] = '\0';
+    o->params[o->nparams].name = o->param_names[o->nparams];
+    o->params[o->nparams].value = v;
+    o->nparams++;
+    return 1;
+}
+
+int run_options_parse(run_options *o, const char *cmd, int argc, char **argv, int *i)
+{
+    const char *flag = argv[*i];
+    static const char *with_value[] = {"--example", "--stop", "--step", "--steps", "--scheme", "--theta", "--param"};
+    int takes_value = 0;
+    for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
+        if (strcmp(flag, with_value[k]) == 0) takes_value = 1;
+    if (!takes_value) {
+        if (strcmp(flag, "--select-all") == 0) return o->select_algebraic = 1;
+        if (strcmp(flag, "--no-count") == 0) {
+            o->count_solutions = 0;
+            return 1;
+        }
+        return 0;
+    }
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "nsdae %s: %s needs a value\n", cmd, flag);
+        return -1;
+    }
+    const char *value = argv[++*i];
+    if (strcmp(flag, "--example") == 0) {
+        o->example = value;
+    } else if (strcmp(flag, "--stop") == 0) {
+        if (!cli_parse_double(value, &o->stop)) return bad_value(cmd, flag, value, "not a finite number");
+    } else if (strcmp(flag, "--step") == 0) {
+        if (!cli_parse_double(value, &o->step)) return bad_value(cmd, flag, value, "not a finite number");
+        if (!(o->step > 0)) return bad_value(cmd, flag, value, "the step must be > 0");
+    } else if (strcmp(flag, "--steps") == 0) {
+        if (!cli_parse_long(value, &o->nsteps)) return bad_value(cmd, flag, value, "not a whole number");
+        if (o->nsteps < 1) return bad_value(cmd, flag, value, "the number of steps must be >= 1");
+    } else if (strcmp(flag, "--scheme") == 0) {
+        if (strcmp(value, "minnorm") == 0) o->scheme = NSDAE_SCHEME_MINNORM;
+        else if (strcmp(value, "euler") == 0) o->scheme = NSDAE_SCHEME_EULER;
+        else if (strcmp(value, "theta") == 0) o->scheme = NSDAE_SCHEME_THETA;
+        else return bad_value(cmd, flag, value, "expected minnorm, euler or theta");
+    } else if (strcmp(flag, "--theta") == 0) {
+        if (!cli_parse_double(value, &o->theta)) return bad_value(cmd, flag, value, "not a finite number");
+        if (!(o->theta >= 0.5 && o->theta <= 1.0)) return bad_value(cmd, flag, value, "theta must be in [0.5, 1]");
+    } else {
+        return parse_param(o, cmd, value);
+    }
+    return 1;
+}
+
+int run_load_system(const run_options *o, const char *cmd, nsdae_mlcs **out)
+{
+    nsdae_error err = {0};
+    if (o->example && o->model_path) {
+        fprintf(stderr, "nsdae %s: give either MODEL or --example, not both\n", cmd);
+        return 0;
+    }
+    if (!o->example && !o->model_path) {
+        fprintf(stderr, "nsdae %s: no model: give MODEL or --example NAME (see --help)\n", cmd);
+        return 0;
+    }
+    if (o->example) {
+        if (nsdae_builtin_create(o->example, o->params, o->nparams, out, &err) != NSDAE_OK) {
+            fprintf(stderr, "nsdae %s: --example %s\n", cmd, err.message);
+            return 0;
+        }
+        return 1;
+    }
+    fprintf(stderr, "nsdae %s: %s: model files are not supported by this build yet\n", cmd, o->model_path);
+    return 0;
+}
+
+int run_stepper_options(const run_options *o, const char *cmd, const nsdae_mlcs *s, nsdae_stepper_options *so)
+{
+    nsdae_stepper_defaults(so);
+    so->scheme = o->scheme;
+    so->theta = o->theta;
+    so->select_algebraic = o->select_algebraic;
+    so->count_solutions = o->count_solutions;
+    so->t0 = 0.0;
+    so->stop = !isnan(o->stop) ? o->stop : s->stop_time > 0 ? s->stop_time : 1.0;
+    so->nsteps = 0;
+    if (o->nsteps > 0 && !isnan(o->step)) {
+        fprintf(stderr, "nsdae %s: give either --step or --steps, not both\n", cmd);
+        return 0;
+    }
+    if (o->nsteps > 0) so->nsteps = o->nsteps;
+    else if (!isnan(o->step)) so->step = o->step;
+    else if (s->step > 0) so->step = s->step;
+    else so->nsteps = 100;
+    if (!(so->stop > so->t0)) {
+        fprintf(stderr, "nsdae %s: --stop %g: the stop time must be > 0\n", cmd, so->stop);
+        return 0;
+    }
+    if (o->scheme == NSDAE_SCHEME_EULER && o->theta > 0 && o->theta != 1.0) {
+        fprintf(stderr, "nsdae %s: --theta %g: the euler scheme has theta = 1 (use --scheme theta)\n", cmd, o->theta);
+        return 0;
+    }
+    return 1;
+}

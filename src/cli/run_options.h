@@ -1,0 +1,55 @@
+/* Options shared by the commands that integrate a system (simulate, converge). */
+#ifndef NSDAE_CLI_RUN_OPTIONS_H
+#define NSDAE_CLI_RUN_OPTIONS_H
+
+#include <nsdae/builtin.h>
+#include <nsdae/mlcs.h>
+#include <nsdae/stepper.h>
+
+#define CLI_MAX_PARAMS 64
+
+typedef struct run_options {
+    const char *model_path;        /* MODEL argument, or NULL */
+    const char *example;           /* --example NAME, or NULL */
+    double stop, step;             /* NAN when not given: the model's defaults apply */
+    long nsteps;                   /* 0 when not given */
+    nsdae_scheme scheme;
+    double theta;                  /* 0 when not given */
+    int select_algebraic;
+    int count_solutions;
+    nsdae_param_value params[CLI_MAX_PARAMS];
+    char param_names[CLI_MAX_PARAMS][128];   /* storage for params[].name */
+    int nparams;
+} run_options;
+
+void run_options_init(run_options *o);
+
+/* Tries to consume argv[*i] (and its value) as a shared option. Returns 1 if consumed, 0 if the
+ * argument is not a shared option, -1 after printing an error naming the flag and its value. */
+int run_options_parse(run_options *o, const char *cmd, int argc, char **argv, int *i);
+
+/* Strict number parsing for flags: the whole text must be a finite number. */
+int cli_parse_double(const char *text, double *out);
+int cli_parse_long(const char *text, long *out);
+
+/* Builds the system from --example or MODEL, with --param overrides. Prints the error. */
+int run_load_system(const run_options *o, const char *cmd, nsdae_mlcs **out);
+
+/* Fills stepper options from the run options and the system's defaults. Prints the error. */
+int run_stepper_options(const run_options *o, const char *cmd, const nsdae_mlcs *s, nsdae_stepper_options *so);
+
+#define RUN_OPTIONS_HELP                                                                         \
+    "  --example NAME       a built-in example instead of MODEL (rocca-crossing, rocca-repulsive,\n" \
+    "                       relay-decay)\n"                                                      \
+    "  --stop T             stop time (default: the model's experiment, else 1)\n"             \
+    "  --step H             fixed step; the last step is shortened to land on T\n"             \
+    "  --steps N            N steps of h = T/N (default: the model's step, else 100 steps)\n"  \
+    "  --scheme S           minnorm (default): minimal-norm implicit Euler, seed 003 (15);\n"  \
+    "                       euler: implicit Euler keeping the first solution found;\n"         \
+    "                       theta: theta-method with minimal-norm selection\n"                 \
+    "  --theta TH           theta in [1/2, 1] (default 1, or 1/2 for --scheme theta)\n"        \
+    "  --param NAME=VALUE   override a parameter (repeatable)\n"                               \
+    "  --select-all         minimal norm also over the algebraic unknowns\n"                   \
+    "  --no-count           do not count the solutions of each step (nsol column 0)\n"
+
+#endif

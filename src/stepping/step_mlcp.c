@@ -1,0 +1,110 @@
+/* Builds one theta-method step as a single mixed problem. Keeping y1 and lambda1 together (rather
+ * than eliminating y1 through W = E - h theta A) is what makes singular E and index-2 systems work:
+ * W need not be invertible, only the whole step MLCP solvable. */
+#include "stepping/step_mlcp.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+nsdae_status step_mlcp_init(step_mlcp *sm, const nsdae_mlcs *s, nsdae_error *err)
+{
+    memset(sm, 0, sizeof *sm);
+    sm->ny = s->ny;
+    sm->nl = s->nl;
+    sm->size = s->ny + s->nl;
+    size_t n = (size_t)sm->size;
+    sm->M = calloc(n * n, sizeof *sm->M);
+    sm->q = calloc(n, sizeof *sm->q);
+    sm->kind = calloc(n, sizeof *sm->kind);
+    sm->lo = calloc(n, sizeof *sm->lo);
+    sm->hi = calloc(n, sizeof *sm->hi);
+    sm->b0 = calloc((size_t)s->ny, sizeof *sm->b0);
+    sm->b1 = calloc((size_t)s->ny, sizeof *sm->b1);
+    sm->c0 = calloc((size_t)s->nl + 1, sizeof *sm->c0);
+    sm->c1 = calloc((size_t)s->nl + 1, sizeof *sm->c1);
+    if (!sm->M || !sm->q || !sm->kind || !sm->lo || !sm->hi || !sm->b0 || !sm->b1 || !sm->c0 || !sm->c1) {
+        step_mlcp_free(sm);
+        return nsdae_error_set(err, NSDAE_NOMEM, "stepper: out of memory");
+    }
+    for (int i = 0; i < sm->ny; i++) {
+        sm->kind[i] = NSDAE_ROW_EQUALITY;
+        sm->lo[i] = -INFINITY;
+        sm->hi[i] = INFINITY;
+    }
+    for (int i = 0; i < sm->nl; i++) {
+        sm->kind[sm->ny + i] = s->kind[i];
+        sm->lo[sm->ny + i] = s->lo[i];
+        sm->hi[sm->ny + i] = s->hi[i];
+    }
+    sm->problem = (nsdae_mlcp){sm->size, sm->M, sm->q, sm->kind, sm->lo, sm->hi};
+    return NSDAE_OK;
+}
+
+void step_mlcp_free(step_mlcp *sm)
+{
+    free(sm->M); free(sm->q); free(sm->kind); free(sm->lo); free(sm->hi);
+    free(sm->b0); free(sm->b1); free(sm->c0); free(sm->c1);
+    memset(sm, 0, sizeof *sm);
+}
+
+void step_mlcp_build(step_mlcp *sm, const nsdae_mlcs *s, double t0, double h, double theta, const double *y0)
+{
+    const int ny = sm->ny, nl = sm->nl, n = sm->size;
+    const double t1 = t0 + h;
+    const nsdae_mlcs_phase *p0 = &s->phases[nsdae_mlcs_phase_index(s, t0)];
+    const nsdae_mlcs_phase *p1 = &s->phases[nsdae_mlcs_phase_index(s, t1)];
+    /* b at t0 only matters for theta < 1; c at t0 never does (complementarity holds at t1). */
+    if (theta < 1.0) nsdae_mlcs_rhs_at(s, t0, sm->b0, sm->c0);
+    nsdae_mlcs_rhs_at(s, t1, sm->b1, sm->c1);
+
+    /* Rows 0..ny-1: (E1 - h theta A1) y1 - h B1 lambda1 - [E1 y0 + h (1-theta) A0 y0 + h b_theta] = 0 */
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < ny; i++)
+            sm->M[i + (size_t)j * n] = p1->E[i + (size_t)j * ny] - h * theta * p1->A[i + (size_t)j * ny];
+    for (int j = 0; j < nl; j++)
+        for (int i = 0; i < ny; i++)
+            sm->M[i + (size_t)(ny + j) * n] = -h * p1->B[i + (size_t)j * ny];
+    for (int i = 0; i < ny; i++) {
+        double r = h * (theta * sm->b1[i] + (theta < 1.0 ? (1.0 - theta) * sm->b0[i] : 0.0));
+        for (int j = 0; j < ny; j++) {
+            r += p1->E[i + (size_t)j * ny] * y0[j];
+            if (theta < 1.0) r += h * (1.0 - theta) * p0->A[i + (size_t)j * ny] * y0[j];
+        }
+        sm->q[i] = -r;
+    }
+    /* Rows ny..: w1 = C1 y1 + D1 lambda1 + c(t1) */
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nl; i++)
+            sm->M[ny + i + (size_t)j * n] = p1->C[i + (size_t)j * nl];
+    for (int j = 0; j < nl; j++)
+        for (int i = 0; i < nl; i++)
+            sm->M[ny + i + (size_t)(ny + j) * n] = p1->D[i + (size_t)j * nl];
+    for (int i = 0; i < nl; i++) sm->q[ny + i] = sm->c1[i];
+}
+
+double step_mlcp_residual(const step_mlcp *sm, const double *z)
+{
+    const int n = sm->size;
+    double worst = 0.0;
+    for (int i = 0; i < n; i++) {
+        double w = sm->q[i];
+        for (int j = 0; j < n; j++) w += sm->M[i + (size_t)j * n] * z[j];
+        double r = 0.0;
+        switch (sm->kind[i]) {
+        case NSDAE_ROW_EQUALITY: r = fabs(w); break;
+        case NSDAE_ROW_COMPLEMENTARITY: r = fmax(fmax(-z[i], -w), fmin(fabs(z[i]), fabs(w))); break;
+        case NSDAE_ROW_BOX: {
+            double below = sm->lo[i] - z[i], above = z[i] - sm->hi[i];
+            double to_lo = isfinite(sm->lo[i]) ? fabs(z[i] - sm->lo[i]) : INFINITY;
+            double to_hi = isfinite(sm->hi[i]) ? fabs(z[i] - sm->hi[i]) : INFINITY;
+            /* -w in the normal cone: w = 0 inside, w >= 0 at lo, w <= 0 at hi */
+            double cone = fmin(fabs(w), fmin(to_lo + fmax(-w, 0.0), to_hi + fmax(w, 0.0)));
+            r = fmax(fmax(below, above), cone);
+            break;
+        }
+        }
+        if (r > worst) worst = r;
+    }
+    return worst;
+}

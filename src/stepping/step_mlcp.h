@@ -1,0 +1,26 @@
+/* The MLCP of one theta-method step of an MLCS, in the unknowns z = (y1, lambda1). */
+#ifndef NSDAE_STEP_MLCP_H
+#define NSDAE_STEP_MLCP_H
+
+#include <nsdae/lcp.h>
+#include <nsdae/mlcs.h>
+
+typedef struct step_mlcp {
+    int ny, nl, size;
+    double *M, *q;            /* size x size column-major, size */
+    nsdae_row_kind *kind;     /* size: ny equality rows, then the MLCS row kinds */
+    double *lo, *hi;          /* size */
+    double *b0, *b1, *c0, *c1; /* work: right-hand sides at t0 and t1 */
+    nsdae_mlcp problem;       /* a view on the arrays above */
+} step_mlcp;
+
+nsdae_status step_mlcp_init(step_mlcp *sm, const nsdae_mlcs *s, nsdae_error *err);
+void step_mlcp_free(step_mlcp *sm);
+
+/* Fills M and q for the step from (t0, y0) to t0 + h. */
+void step_mlcp_build(step_mlcp *sm, const nsdae_mlcs *s, double t0, double h, double theta, const double *y0);
+
+/* Max-norm of the violation of the step's MLCP at z (equalities, signs, complementarity). */
+double step_mlcp_residual(const step_mlcp *sm, const double *z);
+
+#endif

@@ -1,0 +1,193 @@
+/* The fixed-step loop shared by every MLCS scheme: one MLCP per step, then either the
+ * minimal-norm selection (seed 003, (15)) or Siconos' first solution (plain implicit Euler). */
+#include <nsdae/stepper.h>
+#include <nsdae/tolerances.h>
+
+#include "stepping/step_mlcp.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void nsdae_stepper_defaults(nsdae_stepper_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->scheme = NSDAE_SCHEME_MINNORM;
+    o->stop = 1.0;
+    o->nsteps = 100;
+    o->count_solutions = 1;
+}
+
+static double scheme_theta(const nsdae_stepper_options *o)
+{
+    if (o->theta > 0.0) return o->theta;
+    return o->scheme == NSDAE_SCHEME_THETA ? 0.5 : 1.0;
+}
+
+static nsdae_status check_options(const nsdae_mlcs *s, const nsdae_stepper_options *o, double theta,
+                                  nsdae_error *err)
+{
+    if (!isfinite(o->t0) || !isfinite(o->stop) || !(o->stop > o->t0))
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "stepper: stop time %g must be finite and after t0 = %g",
+                               o->stop, o->t0);
+    if (o->nsteps <= 0 && !(o->step > 0.0 && isfinite(o->step)))
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "stepper: step %g must be positive and finite", o->step);
+    if (!(theta >= 0.5 && theta <= 1.0))
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "stepper: theta %g is outside [1/2, 1]", theta);
+    if (o->scheme == NSDAE_SCHEME_EULER && theta != 1.0)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "stepper: the plain Euler scheme has theta = 1, not %g",
+                               theta);
+    if (o->scheme != NSDAE_SCHEME_MINNORM && o->scheme != NSDAE_SCHEME_EULER && o->scheme != NSDAE_SCHEME_THETA)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "stepper: unknown scheme %d", (int)o->scheme);
+    return nsdae_mlcs_validate(s, err);
+}
+
+long nsdae_stepper_steps(const nsdae_stepper_options *o, double *h)
+{
+    double span = o->stop - o->t0;
+    if (o->nsteps > 0) {
+        *h = span / (double)o->nsteps;
+        return o->nsteps;
+    }
+    *h = o->step;
+    if (!(o->step > 0.0)) return 0;
+    double n = ceil(span / o->step * (1.0 - NSDAE_TOL_STOP_TIME));
+    return n < 1.0 ? 1 : (long)n;
+}
+
+/* The time of step k: the last step lands exactly on stop. */
+static double step_time(const nsdae_stepper_options *o, long k, long n, double h)
+{
+    return k >= n ? o->stop : o->t0 + (double)k * h;
+}
+
+typedef struct selection {
+    int *select;
+    int k;
+    double *z_ref;
+} selection;
+
+static nsdae_status selection_init(selection *sel, const nsdae_mlcs *s, const nsdae_stepper_options *o,
+                                   nsdae_error *err)
+{
+    int *flags = calloc((size_t)s->ny, sizeof *flags);
+    sel->select = calloc((size_t)s->ny, sizeof *sel->select);
+    sel->z_ref = calloc((size_t)(s->ny + s->nl), sizeof *sel->z_ref);
+    if (!flags || !sel->select || !sel->z_ref) {
+        free(flags);
+        return nsdae_error_set(err, NSDAE_NOMEM, "stepper: out of memory");
+    }
+    nsdae_mlcs_differential(s, flags);
+    sel->k = 0;
+    for (int j = 0; j < s->ny; j++)
+        if (flags[j] || o->select_algebraic) sel->select[sel->k++] = j;
+    free(flags);
+    if (sel->k == 0) /* a purely algebraic system: nothing to be near but the whole y */
+        for (int j = 0; j < s->ny; j++) sel->select[sel->k++] = j;
+    return NSDAE_OK;
+}
+
+static void selection_free(selection *sel)
+{
+    free(sel->select);
+    free(sel->z_ref);
+}
+
+static nsdae_status solve_step(const step_mlcp *sm, const nsdae_stepper_options *o, selection *sel,
+                               const double *y0, double *z, double *w, long *nsol, nsdae_error *err)
+{
+    if (o->scheme == NSDAE_SCHEME_EULER) {
+        nsdae_status st = nsdae_lcp_solve_siconos(&sm->problem, "enum", z, w, err);
+        if (st != NSDAE_OK || !o->count_solutions) {
+            *nsol = 0;
+            return st;
+        }
+        nsdae_lcp_solution_set *set = NULL;
+        st = nsdae_lcp_enumerate(&sm->problem, &set, err);
+        if (st == NSDAE_OK) *nsol = set->has_continuum ? -1 : set->count;
+        nsdae_lcp_solution_set_free(set);
+        return st;
+    }
+    memcpy(sel->z_ref, y0, (size_t)sm->ny * sizeof *y0);
+    nsdae_minnorm_spec spec = {sel->z_ref, sel->select, sel->k, o->weight, o->count_solutions};
+    nsdae_minnorm_result res;
+    nsdae_status st = nsdae_lcp_minnorm(&sm->problem, &spec, z, w, &res, err);
+    *nsol = res.nsol;
+    return st;
+}
+
+static void format_state(char *buf, size_t size, const nsdae_mlcs *s, const double *y)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int j = 0; j < s->ny && used + 1 < size; j++) {
+        int n = snprintf(buf + used, size - used, "%s%s=%.17g", j ? ", " : "",
+                         s->y_names && s->y_names[j] ? s->y_names[j] : "y", y[j]);
+        if (n < 0) break;
+        used += (size_t)n;
+    }
+}
+
+nsdae_status nsdae_stepper_run(const nsdae_mlcs *s, const nsdae_stepper_options *o, nsdae_step_callback cb,
+                               void *ctx, double *y_end, nsdae_stepper_summary *summary, nsdae_error *err)
+{
+    nsdae_stepper_summary sum = {0};
+    if (summary) *summary = sum;
+    const double theta = scheme_theta(o);
+    nsdae_status st = check_options(s, o, theta, err);
+    if (st != NSDAE_OK) return st;
+
+    double h;
+    const long n = nsdae_stepper_steps(o, &h);
+    sum.h = h;
+    sum.t_end = o->t0;
+    step_mlcp sm;
+    selection sel = {0};
+    st = step_mlcp_init(&sm, s, err);
+    if (st != NSDAE_OK) return st;
+    st = selection_init(&sel, s, o, err);
+    double *y = calloc((size_t)s->ny, sizeof *y);
+    double *z = calloc((size_t)sm.size, sizeof *z);
+    double *w = calloc((size_t)sm.size, sizeof *w);
+    if (st == NSDAE_OK && (!y || !z || !w)) st = nsdae_error_set(err, NSDAE_NOMEM, "stepper: out of memory");
+    if (st != NSDAE_OK) goto done;
+
+    memcpy(y, s->y0, (size_t)s->ny * sizeof *y);
+    nsdae_step_record rec = {0, o->t0, y, z + s->ny, 0, 0.0};
+    if (cb && cb(&rec, ctx)) goto done;
+
+    for (long k = 0; k < n; k++) {
+        double t0 = step_time(o, k, n, h), t1 = step_time(o, k + 1, n, h);
+        step_mlcp_build(&sm, s, t0, t1 - t0, theta, y);
+        long nsol = 0;
+        st = solve_step(&sm, o, &sel, y, z, w, &nsol, err);
+        if (st != NSDAE_OK) {
+            char state[400];
+            format_state(state, sizeof state, s, y);
+            char cause[NSDAE_ERROR_MESSAGE_SIZE];
+            snprintf(cause, sizeof cause, "%s", err ? err->message : "");
+            if (st == NSDAE_NO_SOLUTION)
+                nsdae_error_set(err, st, "step %ld from t = %.17g to %.17g has no solution; state at t: %s", k + 1,
+                                t0, t1, state);
+            else
+                nsdae_error_set(err, st, "step %ld from t = %.17g to %.17g failed (%s); state at t: %s", k + 1, t0,
+                                t1, cause, state);
+            goto done;
+        }
+        memcpy(y, z, (size_t)s->ny * sizeof *y);
+        sum.steps = k + 1;
+        sum.t_end = t1;
+        if (nsol > 1 || nsol < 0) sum.several++;
+        if (nsol < 0) sum.continuum++;
+        rec = (nsdae_step_record){k + 1, t1, y, z + s->ny, nsol, step_mlcp_residual(&sm, z)};
+        if (cb && cb(&rec, ctx)) break;
+    }
+done:
+    if (y_end && y) memcpy(y_end, y, (size_t)s->ny * sizeof *y);
+    if (summary) *summary = sum;
+    free(y); free(z); free(w);
+    selection_free(&sel);
+    step_mlcp_free(&sm);
+    return st;
+}
