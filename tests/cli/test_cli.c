@@ -1,0 +1,96 @@
+/* The nsdae command as a user meets it: exit statuses and messages for bad command lines,
+ * CSV output, and a step without solution that keeps the rows computed before it. */
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+/* Runs `nsdae ARGS`, captures stdout+stderr into out, returns the exit status. */
+static int run(const char *args, char *out, size_t size)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "OPENBLAS_NUM_THREADS=1 %s/nsdae %s 2>&1", NSDAE_BINARY_DIR, args);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    size_t n = fread(out, 1, size - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char buf[1 << 20];
+
+Test(cli, help_and_version)
+{
+    cr_expect_eq(run("--help", buf, sizeof buf), 0);
+    cr_expect_not_null(strstr(buf, "simulate"));
+    cr_expect_eq(run("--version", buf, sizeof buf), 0);
+    cr_expect_not_null(strstr(buf, "nsdae "));
+    cr_expect_eq(run("simulate --help", buf, sizeof buf), 0);
+    cr_expect_not_null(strstr(buf, "--scheme"));
+    cr_expect_eq(run("converge --help", buf, sizeof buf), 0);
+    cr_expect_eq(run("frobnicate", buf, sizeof buf), 2);
+    cr_expect_not_null(strstr(buf, "unknown command 'frobnicate'"));
+}
+
+Test(cli, bad_flags_name_the_flag_and_value)
+{
+    struct { const char *args, *expect; } cases[] = {
+        {"simulate --example rocca-crossing --bogus", "unknown option '--bogus'"},
+        {"simulate --example rocca-crossing --steps abc", "--steps 'abc'"},
+        {"simulate --example rocca-crossing --steps 0", "--steps '0'"},
+        {"simulate --example rocca-crossing --step -0.1", "--step '-0.1'"},
+        {"simulate --example rocca-crossing --step 0", "--step '0'"},
+        {"simulate --example rocca-crossing --stop nan", "--stop 'nan'"},
+        {"simulate --example rocca-crossing --theta 0.2", "--theta '0.2'"},
+        {"simulate --example rocca-crossing --scheme rk4", "--scheme 'rk4'"},
+        {"simulate --example rocca-crossing --param B1", "--param 'B1'"},
+        {"simulate --example rocca-crossing --param nope=1", "no parameter 'nope'"},
+        {"simulate --example nowhere", "unknown example 'nowhere'"},
+        {"simulate --example rocca-crossing --every 0", "--every '0'"},
+        {"simulate --example rocca-crossing --steps", "--steps needs a value"},
+        {"converge --example rocca-crossing --steps 10", "--steps '10'"},
+        {"converge --example rocca-crossing --steps 10,x", "--steps '10,x'"},
+        {"converge --example rocca-crossing --steps 10,20 --reference best", "--reference 'best'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int st = run(cases[i].args, buf, sizeof buf);
+        cr_expect_neq(st, 0, "%s: exit 0", cases[i].args);
+        cr_expect_not_null(strstr(buf, cases[i].expect), "%s: got '%s'", cases[i].args, buf);
+    }
+}
+
+Test(cli, csv_header_rows_and_summary)
+{
+    cr_assert_eq(run("simulate --example rocca-crossing --steps 7", buf, sizeof buf), 0, "%s", buf);
+    cr_expect_eq(strncmp(buf, "t,x1,x2,z,lambda1,lambda2,lambda3,nsol,res\n", 42), 0, "%s", buf);
+    int rows = 0;
+    for (char *p = buf; (p = strchr(p, '\n')); p++) rows++;
+    /* header + initial state + 7 steps + summary line */
+    cr_expect_eq(rows, 10, "%s", buf);
+    cr_expect_not_null(strstr(buf, "7 steps"));
+    cr_expect_not_null(strstr(buf, "\n10,"), "the last row is at t = 10 exactly");
+}
+
+Test(cli, every_keeps_the_last_step)
+{
+    cr_assert_eq(run("simulate --example rocca-crossing --steps 10 --every 3 --out /dev/null", buf, sizeof buf), 0);
+    cr_assert_eq(run("simulate --example rocca-crossing --steps 10 --every 3", buf, sizeof buf), 0);
+    /* rows at k = 0, 3, 6, 9 and the last, 10 */
+    int rows = 0;
+    for (char *p = buf; (p = strchr(p, '\n')); p++) rows++;
+    cr_expect_eq(rows, 1 + 5 + 1, "%s", buf);
+}
+
+Test(cli, converge_prints_a_fitted_order)
+{
+    cr_assert_eq(run("converge --example relay-decay --steps 20,40,80,160,320", buf, sizeof buf), 0, "%s", buf);
+    cr_expect_not_null(strstr(buf, "least-squares order: "), "%s", buf);
+    double p = 0;
+    char *at = strstr(buf, "least-squares order: ");
+    cr_assert_not_null(at);
+    cr_assert_eq(sscanf(at, "least-squares order: %lf", &p), 1);
+    cr_expect(p > 0.9 && p < 1.1, "order %g", p);
+}
