@@ -65,8 +65,9 @@ static int exact_rocca(const double *p, double T, double *x)
     const double B1 = p[0], B2 = p[1];
     double x1 = p[2], x2 = p[3], t = 0.0;
     const double left = B2 / (B1 + B2), slide = -B2 / B1, right = B2 / (B2 - B1);
-    if (B1 == 0.0 || B1 + B2 == 0.0 || B2 - B1 == 0.0 || !(left > 0 && slide > 0 && right > 0)) return 0;
+    if (B1 == 0.0 || B1 + B2 == 0.0 || B2 - B1 == 0.0 || !(slide > 0 && right > 0)) return 0;
     if (x1 < 0.0) {
+        if (!(left > 0.0)) return 0;
         if (fabs(x2 - (-1.0 - x1)) > 1e-14 * (1.0 + fabs(x1))) return 0;
         double t_hit = -x1 / left;
         if (T <= t_hit) {
