@@ -135,7 +135,7 @@ nsdae_status nsdae_structural_analyze(const nsdae_sigma *sg, nsdae_structural_re
      *    (no perfect matching <=> no finite transversal <=> Val(Sigma) = -infinity). */
     if (build_graph(sg, NULL, NULL, neq, NULL, nvar, &g) < 0) NOMEM();
     if (nsdae_structural_max_matching(&g, mrow, mcol) < 0) NOMEM();
-    nsdae_structural_dm_parts(&g, mrow, mcol, r->eq_part, r->var_part);
+    if (nsdae_structural_dm_parts(&g, mrow, mcol, r->eq_part, r->var_part) < 0) NOMEM();
     for (int i = 0; i < neq; i++) {
         if (r->eq_part[i] == NSDAE_DM_UNDER) r->n_under_eq++;
         if (r->eq_part[i] == NSDAE_DM_OVER) r->n_over_eq++;

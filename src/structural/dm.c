@@ -5,8 +5,8 @@
 
 #include <stdlib.h>
 
-void nsdae_structural_dm_parts(const nsdae_bigraph *g, const int *match_row, const int *match_col,
-                               nsdae_dm_part *row_part, nsdae_dm_part *col_part)
+int nsdae_structural_dm_parts(const nsdae_bigraph *g, const int *match_row, const int *match_col,
+                              nsdae_dm_part *row_part, nsdae_dm_part *col_part)
 {
     int nr = g->nrows, nc = g->ncols;
     for (int i = 0; i < nr; i++) row_part[i] = NSDAE_DM_WELL;
@@ -15,7 +15,7 @@ void nsdae_structural_dm_parts(const nsdae_bigraph *g, const int *match_row, con
     /* Overdetermined: from each unmatched row, any edge to a column, then that column's matched
      * row. Every column reached this way is determined by more rows than it can use. */
     int *queue = malloc(((size_t)nr + nc + 1) * sizeof *queue);
-    if (!queue) return; /* callers allocate generously before; a failure leaves everything WELL */
+    if (!queue) return -1;
     int head = 0, tail = 0;
     for (int i = 0; i < nr; i++)
         if (match_row[i] < 0) { row_part[i] = NSDAE_DM_OVER; queue[tail++] = i; }
@@ -34,11 +34,11 @@ void nsdae_structural_dm_parts(const nsdae_bigraph *g, const int *match_row, con
      * column. Needs the transpose; built on the fly as a column -> rows scan (model sizes). */
     int *cptr = calloc((size_t)nc + 1, sizeof *cptr);
     int *crow = malloc(((size_t)g->ptr[nr] + 1) * sizeof *crow);
-    if (!cptr || !crow) { free(cptr); free(crow); free(queue); return; }
+    if (!cptr || !crow) { free(cptr); free(crow); free(queue); return -1; }
     for (int k = 0; k < g->ptr[nr]; k++) cptr[g->col[k] + 1]++;
     for (int j = 0; j < nc; j++) cptr[j + 1] += cptr[j];
     int *fill = malloc(((size_t)nc + 1) * sizeof *fill);
-    if (!fill) { free(cptr); free(crow); free(queue); return; }
+    if (!fill) { free(cptr); free(crow); free(queue); return -1; }
     for (int j = 0; j < nc; j++) fill[j] = cptr[j];
     for (int i = 0; i < nr; i++)
         for (int k = g->ptr[i]; k < g->ptr[i + 1]; k++) crow[fill[g->col[k]]++] = i;
@@ -58,6 +58,7 @@ void nsdae_structural_dm_parts(const nsdae_bigraph *g, const int *match_row, con
         }
     }
     free(cptr); free(crow); free(queue);
+    return 0;
 }
 
 /* Iterative Tarjan on rows: i -> k when row i uses column j != match_row[i] and k = owner of j. */

@@ -35,17 +35,18 @@ nsdae_status nsdae_structural_select_states(nsdae_structural_result *r, const ns
     for (int i = 0; i < neq; i++) if (r->c[i] > 0) sumc += r->c[i];
     int *chosen = calloc((size_t)nvar + 1, sizeof *chosen);      /* chosen at the previous level */
     int *next = calloc((size_t)nvar + 1, sizeof *next);
-    int *rows = malloc(((size_t)neq + 1) * sizeof *rows);
     int *mrow = malloc(((size_t)neq + 1) * sizeof *mrow);
     int *mcol = malloc(((size_t)nvar + 1) * sizeof *mcol);
     cand *buf = malloc(((size_t)nvar + 1) * sizeof *buf);
     nsdae_bigraph g = {0};
     g.ptr = malloc(((size_t)neq + 1) * sizeof *g.ptr);
-    g.col = malloc(((size_t)neq * nvar + 1) * sizeof *g.col);
+    size_t nnz = 0; /* leading entries bound every level's graph */
+    for (size_t k = 0; k < (size_t)neq * nvar; k++) nnz += sg->s[k] != NSDAE_SIGMA_NONE;
+    g.col = malloc((nnz + 1) * sizeof *g.col);
     r->dummies = malloc(((size_t)sumc + 1) * sizeof *r->dummies);
     r->dummy_level = malloc(((size_t)sumc + 1) * sizeof *r->dummy_level);
     r->selected = malloc(((size_t)r->nstates + 1) * sizeof *r->selected);
-    if (!chosen || !next || !rows || !mrow || !mcol || !buf || !g.ptr || !g.col || !r->dummies || !r->dummy_level ||
+    if (!chosen || !next || !mrow || !mcol || !buf || !g.ptr || !g.col || !r->dummies || !r->dummy_level ||
         !r->selected) {
         st = nsdae_error_set(err, NSDAE_NOMEM, "structural: out of memory");
         goto done;
@@ -63,7 +64,7 @@ nsdae_status nsdae_structural_select_states(nsdae_structural_result *r, const ns
             if (weight) qsort(buf, (size_t)nb, sizeof *buf, by_weight_desc);
             for (int k = 0; k < nb; k++) g.col[g.ptr[nr] + k] = buf[k].col;
             g.ptr[nr + 1] = g.ptr[nr] + nb;
-            rows[nr++] = i;
+            nr++;
         }
         g.nrows = nr;
         g.ncols = nvar;
@@ -84,7 +85,6 @@ nsdae_status nsdae_structural_select_states(nsdae_structural_result *r, const ns
             r->dummy_level[r->ndummies] = level;
             r->dummies[r->ndummies++] = (nsdae_structural_deriv){j, r->d[j] - level};
         }
-        (void)rows;
     }
     for (int s = 0; s < r->nstates; s++) {
         int dummy = 0;
@@ -93,6 +93,6 @@ nsdae_status nsdae_structural_select_states(nsdae_structural_result *r, const ns
         if (!dummy) r->selected[r->nselected++] = r->states[s];
     }
 done:
-    free(chosen); free(next); free(rows); free(mrow); free(mcol); free(buf); free(g.ptr); free(g.col);
+    free(chosen); free(next); free(mrow); free(mcol); free(buf); free(g.ptr); free(g.col);
     return st;
 }

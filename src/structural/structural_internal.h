@@ -27,9 +27,10 @@ int nsdae_structural_hvt(int n, const int *sig, int *assign);
  * Returns 0, or -1 if the iteration did not settle (impossible for a true HVT). */
 int nsdae_structural_offsets(int n, const int *sig, const int *assign, int *c, int *d);
 
-/* Coarse Dulmage-Mendelsohn parts from a maximum matching (digest 2.2 step 3). */
-void nsdae_structural_dm_parts(const nsdae_bigraph *g, const int *match_row, const int *match_col,
-                               nsdae_dm_part *row_part, nsdae_dm_part *col_part);
+/* Coarse Dulmage-Mendelsohn parts from a maximum matching (digest 2.2 step 3). Returns 0, or -1
+ * when out of memory. */
+int nsdae_structural_dm_parts(const nsdae_bigraph *g, const int *match_row, const int *match_col,
+                              nsdae_dm_part *row_part, nsdae_dm_part *col_part);
 
 /* Block-triangular form of a square graph with a perfect matching (match_row: row -> column):
  * Tarjan's strongly connected components of the graph "row i uses the column matched to row k",

@@ -302,3 +302,33 @@ Test(models, every_example_analyses)
     closedir(d);
     cr_assert_gt(files, 0);
 }
+
+/* Relay + nested exogenous ifs + a when block: 3 x (2 + 1) = 9 modes, each with 4 equations (the
+ * when equation belongs to no mode). In mode 0.1.0 the sliding relay x - y = 0 and the branch
+ * equation y = x are the same constraint: structurally fine, numerically singular. */
+Test(models, nested_switches_relay_and_when)
+{
+    analysed a = analyse_mode(M("nested_switches.nsm"), "0.1.0");
+    cr_assert_eq(a.nsw, 3);
+    cr_assert_float_eq(nsdae_structural_mode_count(a.sw, a.nsw), 9.0, 0.0);
+    int choice[3], n = 0;
+    nsdae_structural_mode_first(a.sw, a.nsw, choice);
+    do {
+        nsdae_structural_mode *md = NULL;
+        nsdae_error err = {0};
+        cr_assert_eq(nsdae_structural_mode_analyze(a.m, a.sw, a.nsw, choice, &md, &err), NSDAE_OK, "%s", err.message);
+        cr_assert_eq(md->neq, 4);
+        nsdae_structural_mode_destroy(md);
+        n++;
+    } while (nsdae_structural_mode_next(a.sw, a.nsw, choice));
+    cr_assert_eq(n, 9);
+    cr_assert_eq(a.r->verdict, NSDAE_STRUCTURAL_OK);
+    cr_assert_eq(a.r->numeric.singular, 1);
+    cr_assert_eq(a.r->numeric.rank, 3);
+    /* a nested switch's choice is ignored when its branch is not chosen: 0.1.1 is 0.1.0 */
+    int c2[3];
+    nsdae_error err = {0};
+    cr_assert_eq(nsdae_structural_mode_parse(a.sw, a.nsw, "0.1.1", c2, &err), NSDAE_OK);
+    cr_assert_eq(c2[2], 0);
+    release(&a);
+}
