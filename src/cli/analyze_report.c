@@ -30,8 +30,9 @@ static void switch_choices(const nsdae_model *m, const nsdae_structural_switch *
 void nsdae_analyze_text_header(FILE *out, const nsdae_model *m, const nsdae_structural_switch *sw, int nsw,
                                double nmodes)
 {
-    fprintf(out, "model %s (%s): %d unknowns, %d equations, %d switch%s, %.0f mode%s\n", nsdae_model_name(m),
-            nsdae_model_filename(m), nsdae_model_nvars(m), nsdae_model_nequations(m), nsw, nsw == 1 ? "" : "es",
+    int nv = nsdae_model_nvars(m), ne = nsdae_model_nequations(m);
+    fprintf(out, "model %s (%s): %d unknown%s, %d equation%s, %d switch%s, %.0f mode%s\n", nsdae_model_name(m),
+            nsdae_model_filename(m), nv, nv == 1 ? "" : "s", ne, ne == 1 ? "" : "s", nsw, nsw == 1 ? "" : "es",
             nmodes, nmodes == 1 ? "" : "s");
     for (int s = 0; s < nsw; s++) {
         char c[NAME_SIZE];
@@ -72,7 +73,7 @@ void nsdae_analyze_text_mode(FILE *out, const nsdae_structural_mode *md, int num
     char code[NAME_SIZE], name[NAME_SIZE];
     nsdae_structural_mode_format(md->nswitches, md->choice, code, sizeof code);
     fprintf(out, "\nmode %d [--mode %s]: %s\n", number, code, md->label);
-    fprintf(out, "  %d equations, %d unknowns%s\n", md->neq, md->nvar,
+    fprintf(out, "  %d equation%s, %d unknown%s%s\n", md->neq, md->neq == 1 ? "" : "s", md->nvar, md->nvar == 1 ? "" : "s",
             md->nrelax ? " (with relaxation unknowns)" : "");
     fprintf(out, "  status: %s\n", status_name(r));
     switch (r->verdict) {
