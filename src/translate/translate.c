@@ -1,0 +1,253 @@
+/* Model IR -> MLCS: unknowns, phases, rows, then the matrices of every phase
+ * (E y' = A y + B lambda + b, w = C y + D lambda + c; DESIGN.md section 3). */
+#include "translate/translate_internal.h"
+
+#include "model/expr_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void tctx_free(tctx *T)
+{
+    for (int u = 0; u < T->nu; u++) free(T->uname[u]);
+    free(T->uname); free(T->u_site); free(T->u_var); free(T->vel); free(T->u_of_vel);
+    free(T->sites);
+    for (int p = 0; p < T->nphases; p++) {
+        free(T->phases[p].rows.v);
+        free(T->phases[p].active);
+        free(T->phases[p].choice);
+    }
+    free(T->phases);
+}
+
+void nsdae_translate_info_free(nsdae_translate_info *info)
+{
+    if (!info) return;
+    free(info->y_role); free(info->y_var); free(info->l_var);
+    free(info);
+}
+
+/* Value of a coefficient that must be constant; refuses time-dependent ones. */
+static int coef_value(tctx *T, const nsdae_expr *c, const nsdae_equation *eq, int u, int order, double *v)
+{
+    if (c->kind == NSDAE_EXPR_CONST) {
+        *v = c->value;
+        return 1;
+    }
+    char name[300];
+    snprintf(name, sizeof name, order ? "der(%s)" : "%s", T->uname[u]);
+    nsdae_tr_fail(T, eq, "the coefficient of '%s' depends on %s: an MLCS needs constant coefficients", name,
+                  (c->flags & NSDAE_EXPR_HAS_TIME) ? "time" : "the unknowns");
+    return 0;
+}
+
+/* The constant or time-dependent remainder of a row: constant into *v, time part into the forcing. */
+static int rest_value(tctx *T, tphase_ctx *pc, int phase, char which, int row, const nsdae_expr *r,
+                      const nsdae_equation *eq, double sign, double *v)
+{
+    if (r->kind == NSDAE_EXPR_CONST) {
+        *v = r->value != 0.0 ? sign * r->value : 0.0;
+        return 1;
+    }
+    if (r->flags & NSDAE_EXPR_HAS_VAR) {
+        nsdae_tr_fail(T, eq, "internal: remainder depends on the unknowns");
+        return 0;
+    }
+    *v = 0.0;
+    const nsdae_expr *term = sign < 0 ? X_NEG(T->p, r) : r;
+    if (!term || !nsdae_tr_phase_ctx_add_term(pc, phase, which, row, term)) {
+        nsdae_tr_nomem(T);
+        return 0;
+    }
+    return 1;
+}
+
+static int assemble(tctx *T, nsdae_mlcs **out, nsdae_translate_info **info)
+{
+    const nsdae_model *m = T->m;
+    int nu = T->nu, nl = T->nsites, ny = 0;
+    int *col = malloc((size_t)nu * sizeof *col);
+    if (!col) { nsdae_tr_nomem(T); return 0; }
+    for (int u = 0; u < nu; u++) col[u] = T->u_site[u] >= 0 ? T->u_site[u] : ny++;
+    if (ny == 0) {
+        free(col);
+        nsdae_tr_fail(T, NULL, "the model has no unknown left for the differential-algebraic part");
+        return 0;
+    }
+    for (int p = 0; p < T->nphases; p++)
+        if (T->phases[p].rows.n != ny) {
+            free(col);
+            nsdae_tr_fail(T, NULL, "%d equations for %d unknowns%s (after relaxation: relations count with their "
+                                   "multipliers); the model must be square",
+                          T->phases[p].rows.n, ny, T->nphases > 1 ? " in a time-guarded phase" : "");
+            return 0;
+        }
+    nsdae_mlcs *s;
+    nsdae_error e2;
+    if (nsdae_mlcs_create(ny, nl, T->nphases, &s, &e2)) {
+        free(col);
+        nsdae_tr_nomem(T);
+        return 0;
+    }
+    tphase_ctx *pc = nsdae_tr_phase_ctx_create(T);
+    const nsdae_expr **coef = malloc((size_t)(2 * nu + 1) * sizeof *coef);
+    if (!pc || !coef) {
+        nsdae_tr_nomem(T);
+        goto fail;
+    }
+    for (int p = 0; p < T->nphases && !T->st; p++) {
+        nsdae_mlcs_phase *ph = &s->phases[p];
+        for (int i = 0; i < ny && !T->st; i++) {
+            const row *r = &T->phases[p].rows.v[i];
+            const nsdae_expr *rest;
+            if (!nsdae_tr_affine(T, r->r, r->eq, coef, &rest)) break;
+            for (int u = 0; u < nu && !T->st; u++) {
+                double v0, v1;
+                if (!coef_value(T, coef[2 * u], r->eq, u, 0, &v0) || !coef_value(T, coef[2 * u + 1], r->eq, u, 1, &v1))
+                    break;
+                if (T->u_site[u] >= 0) {
+                    if (v1 != 0.0) {
+                        nsdae_tr_fail(T, r->eq, "'%s' is a multiplier and cannot be differentiated", T->uname[u]);
+                        break;
+                    }
+                    ph->B[i + (size_t)col[u] * ny] = v0 != 0.0 ? -v0 : 0.0;
+                } else {
+                    ph->E[i + (size_t)col[u] * ny] = v1;
+                    ph->A[i + (size_t)col[u] * ny] = v0 != 0.0 ? -v0 : 0.0;
+                }
+            }
+            if (!T->st) rest_value(T, pc, p, 'b', i, rest, r->eq, -1.0, &ph->b[i]);
+        }
+        for (int k = 0; k < nl && !T->st; k++) {
+            const site *x = &T->sites[k];
+            int active = k < T->phases[p].cap_active && T->phases[p].active[k];
+            if (!active) { /* w = lambda: the multiplier of an absent construct is 0 */
+                ph->D[k + (size_t)k * nl] = 1.0;
+                continue;
+            }
+            const nsdae_expr *rest;
+            if (!nsdae_tr_affine(T, x->w, x->eq, coef, &rest)) break;
+            for (int u = 0; u < nu && !T->st; u++) {
+                double v0, v1;
+                if (!coef_value(T, coef[2 * u], x->eq, u, 0, &v0) || !coef_value(T, coef[2 * u + 1], x->eq, u, 1, &v1))
+                    break;
+                if (v1 != 0.0) {
+                    nsdae_tr_fail(T, x->eq, "der(%s) inside a set-valued relation: an MLCS relation holds between "
+                                            "the unknowns, not their derivatives", T->uname[u]);
+                    break;
+                }
+                if (T->u_site[u] >= 0) ph->D[k + (size_t)col[u] * nl] = v0;
+                else ph->C[k + (size_t)col[u] * nl] = v0;
+            }
+            if (!T->st) rest_value(T, pc, p, 'c', k, rest, x->eq, 1.0, &ph->c[k]);
+        }
+    }
+    for (int k = 0; k < nl && !T->st; k++) {
+        s->kind[k] = T->sites[k].kind;
+        s->lo[k] = T->sites[k].kind == NSDAE_ROW_BOX ? T->sites[k].lo : 0.0;
+        s->hi[k] = T->sites[k].kind == NSDAE_ROW_BOX ? T->sites[k].hi : INFINITY;
+    }
+    for (int u = 0; u < nu && !T->st; u++) {
+        if (nsdae_mlcs_set_name(s, T->u_site[u] >= 0 ? 'l' : 'y', col[u], T->uname[u], &e2)) nsdae_tr_nomem(T);
+        if (T->u_site[u] >= 0) continue;
+        if (T->u_var[u] >= 0) s->y0[col[u]] = nsdae_model_start_value(m, T->u_var[u], 0);
+        else if (T->u_of_vel[u] >= 0) s->y0[col[u]] = nsdae_model_start_value(m, T->u_of_vel[u], 1);
+    }
+    s->stop_time = nsdae_model_experiment(m)->stop;
+    s->step = nsdae_model_experiment(m)->step;
+    if (!T->st) nsdae_tr_phase_ctx_install(pc, s); /* owned by s from here */
+    if (!T->st && nsdae_mlcs_validate(s, &e2))
+        nsdae_tr_fail(T, NULL, "the translated MLCS is invalid: %s", e2.message);
+    if (T->st) goto fail;
+    if (info) {
+        nsdae_translate_info *in = calloc(1, sizeof *in);
+        if (in) {
+            in->ny = ny;
+            in->nl = nl;
+            in->nphases = T->nphases;
+            in->y_role = calloc((size_t)ny, sizeof *in->y_role);
+            in->y_var = calloc((size_t)ny, sizeof *in->y_var);
+            in->l_var = calloc((size_t)nl + 1, sizeof *in->l_var);
+        }
+        int *diff = malloc((size_t)ny * sizeof *diff);
+        if (!in || !in->y_role || !in->y_var || !in->l_var || !diff) {
+            free(diff);
+            nsdae_translate_info_free(in);
+            nsdae_tr_nomem(T);
+            goto fail;
+        }
+        nsdae_mlcs_differential(s, diff);
+        for (int u = 0; u < nu; u++) {
+            if (T->u_site[u] >= 0) {
+                in->l_var[col[u]] = T->u_var[u];
+            } else {
+                in->y_var[col[u]] = T->u_var[u];
+                in->y_role[col[u]] = diff[col[u]] ? NSDAE_ROLE_DIFFERENTIAL : NSDAE_ROLE_ALGEBRAIC;
+            }
+        }
+        for (int k = 0; k < nl; k++) {
+            if (s->kind[k] == NSDAE_ROW_EQUALITY) in->n_equality++;
+            else if (s->kind[k] == NSDAE_ROW_BOX) in->n_box++;
+            else in->n_complementarity++;
+        }
+        free(diff);
+        *info = in;
+    }
+    free(coef);
+    free(col);
+    *out = s;
+    return 1;
+fail:
+    free(coef);
+    free(col);
+    if (s->ctx != pc) nsdae_tr_phase_ctx_free(pc);
+    nsdae_mlcs_destroy(s);
+    return 0;
+}
+
+nsdae_status nsdae_translate_mlcs(const nsdae_model *m, nsdae_mlcs **out, nsdae_translate_info **info,
+                                  nsdae_error *err)
+{
+    *out = NULL;
+    if (info) *info = NULL;
+    if (!m) return nsdae_error_set(err, NSDAE_INVALID_INPUT, "translate: no model");
+    tctx T;
+    memset(&T, 0, sizeof T);
+    T.m = m;
+    T.p = nsdae_model_pool(m);
+    T.err = err;
+    T.nvars = nsdae_model_nvars(m);
+    T.vel = malloc(((size_t)T.nvars + 1) * sizeof *T.vel);
+    if (!T.vel) return nsdae_error_set(err, NSDAE_NOMEM, "translate: out of memory");
+    for (int j = 0; j < T.nvars && !T.st; j++) {
+        T.vel[j] = -1;
+        int u = nsdae_tr_new_unknown(&T, nsdae_model_var(m, j)->name);
+        if (u >= 0) T.u_var[u] = j;
+    }
+    /* second-order variables get a velocity unknown named der(x) */
+    for (int j = 0; j < T.nvars && !T.st; j++) {
+        if (nsdae_model_var(m, j)->max_order < 2) continue;
+        char name[300];
+        snprintf(name, sizeof name, "der(%s)", nsdae_model_var(m, j)->name);
+        int u = nsdae_tr_new_unknown(&T, name);
+        if (u < 0) break;
+        T.vel[j] = u;
+        T.u_of_vel[u] = j;
+    }
+    if (!T.st) nsdae_tr_enumerate_phases(&T);
+    for (int p = 0; p < T.nphases && !T.st; p++) {
+        T.cur = p;
+        nsdae_tr_collect(&T, -1, -1, &T.phases[p].rows, 0);
+        for (int j = 0; j < T.nvars && !T.st; j++) /* der(x) = v_x */
+            if (T.vel[j] >= 0)
+                nsdae_tr_push_row(&T, &T.phases[p].rows,
+                                  X_SUB(T.p, nsdae_expr_var(T.p, j, 1), nsdae_expr_var(T.p, T.vel[j], 0)), NULL);
+    }
+    if (!T.st && nsdae_expr_pool_failed(T.p)) nsdae_tr_nomem(&T);
+    if (!T.st) assemble(&T, out, info);
+    nsdae_status st = T.st;
+    tctx_free(&T);
+    return st;
+}

@@ -1,0 +1,258 @@
+/* Exogenous switches: the phases of an MLCS (one per combination of time-guarded branches that
+ * can be selected together) and the callbacks phase_at and forcing. The callback context owns
+ * copies of the time-only expressions it evaluates, so the MLCS outlives the model. */
+#include "translate/translate_internal.h"
+
+#include "model/expr_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PHASES 256
+
+/* Whether block b matters under the choices made for the blocks before it (parents come first). */
+static int relevant(const nsdae_model *m, const int *choice, int b)
+{
+    const nsdae_block *blk = nsdae_model_block(m, b);
+    while (blk->parent >= 0) {
+        const nsdae_block *par = nsdae_model_block(m, blk->parent);
+        if (par->kind == NSDAE_BLOCK_IF && par->time_only && choice[par->index] != blk->parent_branch) return 0;
+        blk = par;
+    }
+    return 1;
+}
+
+static int is_time_if(const nsdae_block *b) { return b->kind == NSDAE_BLOCK_IF && b->time_only; }
+
+static int add_phase(tctx *T, const int *choice, int nb)
+{
+    if (T->nphases >= MAX_PHASES) {
+        nsdae_tr_fail(T, NULL, "more than %d combinations of time-guarded branches", MAX_PHASES);
+        return 0;
+    }
+    phase_data *v = realloc(T->phases, (size_t)(T->nphases + 1) * sizeof *v);
+    if (!v) { nsdae_tr_nomem(T); return 0; }
+    T->phases = v;
+    phase_data *ph = &T->phases[T->nphases];
+    memset(ph, 0, sizeof *ph);
+    ph->choice = malloc((size_t)(nb + 1) * sizeof *ph->choice);
+    if (!ph->choice) { nsdae_tr_nomem(T); return 0; }
+    memcpy(ph->choice, choice, (size_t)nb * sizeof *choice);
+    T->nphases++;
+    return 1;
+}
+
+static int enumerate(tctx *T, int *choice, int b, int nb)
+{
+    if (T->st) return 0;
+    if (b == nb) return add_phase(T, choice, nb);
+    const nsdae_block *blk = nsdae_model_block(T->m, b);
+    if (!is_time_if(blk) || !relevant(T->m, choice, b)) {
+        choice[b] = -1;
+        return enumerate(T, choice, b + 1, nb);
+    }
+    for (int k = 0; k < blk->nbranches; k++) {
+        choice[b] = k;
+        if (!enumerate(T, choice, b + 1, nb)) return 0;
+    }
+    return 1;
+}
+
+int nsdae_tr_enumerate_phases(tctx *T)
+{
+    int nb = nsdae_model_nblocks(T->m);
+    int *choice = calloc((size_t)nb + 1, sizeof *choice);
+    if (!choice) { nsdae_tr_nomem(T); return 0; }
+    int ok = enumerate(T, choice, 0, nb);
+    free(choice);
+    return ok;
+}
+
+/* ---- the callback context ----------------------------------------------------------------- */
+
+typedef struct tcond {
+    nsdae_cond_kind kind;
+    const nsdae_expr *lhs, *rhs;
+    int a, b; /* indices into conds */
+} tcond;
+
+typedef struct tterm {
+    int phase;
+    char which;
+    int row;
+    const nsdae_expr *e;
+} tterm;
+
+struct tphase_ctx {
+    nsdae_expr_pool *pool;
+    int nblocks;          /* model blocks (choices are indexed by block) */
+    int *nconds;          /* per block: conditions of a time-guarded if, 0 otherwise */
+    int **cond_root;      /* per block: root index of each condition */
+    tcond *conds;
+    int ncond, cap_cond;
+    int nphases;
+    int *choice;          /* nphases x nblocks */
+    tterm *terms;
+    int nterms, cap_terms;
+    int *scratch;         /* nblocks: branch selected at the current time */
+};
+
+/* Copies a time-only expression (parameters already bound) into the context's pool. */
+static const nsdae_expr *copy_expr(nsdae_expr_pool *dst, const nsdae_expr *e)
+{
+    if (!e) return NULL;
+    switch (e->kind) {
+    case NSDAE_EXPR_CONST: return nsdae_expr_const(dst, e->value);
+    case NSDAE_EXPR_TIME: return nsdae_expr_time(dst);
+    case NSDAE_EXPR_PARAM:
+    case NSDAE_EXPR_VAR: return NULL; /* never in a time-only, bound expression */
+    default: break;
+    }
+    const nsdae_expr *a = copy_expr(dst, e->a);
+    if (!e->b) return nsdae_expr_unary(dst, e->kind, a);
+    return nsdae_expr_binary(dst, e->kind, a, copy_expr(dst, e->b));
+}
+
+static int copy_cond(tctx *T, tphase_ctx *c, const nsdae_cond *k)
+{
+    if (c->ncond == c->cap_cond) {
+        int cap = c->cap_cond ? 2 * c->cap_cond : 16;
+        tcond *v = realloc(c->conds, (size_t)cap * sizeof *v);
+        if (!v) return -1;
+        c->conds = v;
+        c->cap_cond = cap;
+    }
+    int i = c->ncond++;
+    c->conds[i] = (tcond){k->kind, NULL, NULL, -1, -1};
+    if (k->lhs) {
+        const nsdae_expr *l = copy_expr(c->pool, nsdae_tr_bind(T, k->lhs));
+        const nsdae_expr *r = copy_expr(c->pool, nsdae_tr_bind(T, k->rhs));
+        if (!l || !r) return -1;
+        c->conds[i].lhs = l;
+        c->conds[i].rhs = r;
+    }
+    if (k->a) {
+        int a = copy_cond(T, c, k->a);
+        if (a < 0) return -1;
+        c->conds[i].a = a;
+    }
+    if (k->b) {
+        int b = copy_cond(T, c, k->b);
+        if (b < 0) return -1;
+        c->conds[i].b = b;
+    }
+    return i;
+}
+
+void nsdae_tr_phase_ctx_free(void *vp)
+{
+    tphase_ctx *c = vp;
+    if (!c) return;
+    for (int b = 0; c->cond_root && b < c->nblocks; b++) free(c->cond_root[b]);
+    free(c->cond_root); free(c->nconds); free(c->conds); free(c->choice); free(c->terms); free(c->scratch);
+    nsdae_expr_pool_destroy(c->pool);
+    free(c);
+}
+
+tphase_ctx *nsdae_tr_phase_ctx_create(tctx *T)
+{
+    tphase_ctx *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    nsdae_error e2;
+    int nb = nsdae_model_nblocks(T->m);
+    c->nblocks = nb;
+    c->nphases = T->nphases;
+    c->nconds = calloc((size_t)nb + 1, sizeof *c->nconds);
+    c->cond_root = calloc((size_t)nb + 1, sizeof *c->cond_root);
+    c->scratch = calloc((size_t)nb + 1, sizeof *c->scratch);
+    c->choice = malloc(((size_t)nb * (size_t)T->nphases + 1) * sizeof *c->choice);
+    if (nsdae_expr_pool_create(&c->pool, &e2) || !c->nconds || !c->cond_root || !c->scratch || !c->choice) goto fail;
+    for (int p = 0; p < T->nphases; p++)
+        memcpy(c->choice + (size_t)p * nb, T->phases[p].choice, (size_t)nb * sizeof *c->choice);
+    for (int b = 0; b < nb; b++) {
+        const nsdae_block *blk = nsdae_model_block(T->m, b);
+        if (!is_time_if(blk)) continue;
+        c->nconds[b] = blk->nbranches - 1;
+        c->cond_root[b] = malloc((size_t)blk->nbranches * sizeof(int));
+        if (!c->cond_root[b]) goto fail;
+        for (int k = 0; k < blk->nbranches - 1; k++)
+            if ((c->cond_root[b][k] = copy_cond(T, c, blk->conds[k])) < 0) goto fail;
+    }
+    return c;
+fail:
+    nsdae_tr_phase_ctx_free(c);
+    return NULL;
+}
+
+int nsdae_tr_phase_ctx_add_term(tphase_ctx *c, int phase, char which, int row, const nsdae_expr *e)
+{
+    const nsdae_expr *x = copy_expr(c->pool, e);
+    if (!x) return 0;
+    if (c->nterms == c->cap_terms) {
+        int cap = c->cap_terms ? 2 * c->cap_terms : 16;
+        tterm *v = realloc(c->terms, (size_t)cap * sizeof *v);
+        if (!v) return 0;
+        c->terms = v;
+        c->cap_terms = cap;
+    }
+    c->terms[c->nterms++] = (tterm){phase, which, row, x};
+    return 1;
+}
+
+static int cond_true(const tphase_ctx *c, int i, const nsdae_eval_env *env)
+{
+    const tcond *k = &c->conds[i];
+    switch (k->kind) {
+    case NSDAE_COND_GT: return nsdae_expr_eval(k->lhs, env) > nsdae_expr_eval(k->rhs, env);
+    case NSDAE_COND_GE: return nsdae_expr_eval(k->lhs, env) >= nsdae_expr_eval(k->rhs, env);
+    case NSDAE_COND_LT: return nsdae_expr_eval(k->lhs, env) < nsdae_expr_eval(k->rhs, env);
+    case NSDAE_COND_LE: return nsdae_expr_eval(k->lhs, env) <= nsdae_expr_eval(k->rhs, env);
+    case NSDAE_COND_AND: return cond_true(c, k->a, env) && cond_true(c, k->b, env);
+    case NSDAE_COND_OR: return cond_true(c, k->a, env) || cond_true(c, k->b, env);
+    case NSDAE_COND_NOT: return !cond_true(c, k->a, env);
+    }
+    return 0;
+}
+
+static int phase_at(double t, void *vp)
+{
+    tphase_ctx *c = vp;
+    nsdae_eval_env env = {NULL, 0, NULL, 0, 0, t};
+    for (int b = 0; b < c->nblocks; b++) {
+        c->scratch[b] = -1;
+        if (!c->cond_root[b]) continue;
+        int k = 0;
+        while (k < c->nconds[b] && !cond_true(c, c->cond_root[b][k], &env)) k++;
+        c->scratch[b] = k; /* the else branch when no condition holds */
+    }
+    for (int p = 0; p < c->nphases; p++) {
+        const int *ch = c->choice + (size_t)p * c->nblocks;
+        int ok = 1;
+        for (int b = 0; b < c->nblocks && ok; b++)
+            if (ch[b] >= 0 && ch[b] != c->scratch[b]) ok = 0;
+        if (ok) return p;
+    }
+    return 0;
+}
+
+static void forcing(double t, double *b, double *cc, void *vp)
+{
+    tphase_ctx *c = vp;
+    int p = c->nphases > 1 ? phase_at(t, c) : 0;
+    nsdae_eval_env env = {NULL, 0, NULL, 0, 0, t};
+    for (int i = 0; i < c->nterms; i++) {
+        const tterm *x = &c->terms[i];
+        if (x->phase != p) continue;
+        double v = nsdae_expr_eval(x->e, &env);
+        if (x->which == 'b') b[x->row] += v;
+        else cc[x->row] += v;
+    }
+}
+
+void nsdae_tr_phase_ctx_install(tphase_ctx *c, nsdae_mlcs *s)
+{
+    s->ctx = c;
+    s->ctx_free = nsdae_tr_phase_ctx_free;
+    s->phase_at = c->nphases > 1 ? phase_at : NULL;
+    s->forcing = c->nterms > 0 ? forcing : NULL;
+}
