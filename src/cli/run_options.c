@@ -2,6 +2,9 @@
  * system they integrate. Every error names the flag and its value. */
 #include "cli/run_options.h"
 
+#include <nsdae/model.h>
+#include <nsdae/translate.h>
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -122,8 +125,22 @@ int run_load_system(const run_options *o, const char *cmd, nsdae_mlcs **out)
         }
         return 1;
     }
-    fprintf(stderr, "nsdae %s: %s: model files are not supported by this build yet\n", cmd, o->model_path);
-    return 0;
+    nsdae_model *m = NULL;
+    nsdae_status st = nsdae_model_parse_file(o->model_path, &m, &err);
+    for (int k = 0; st == NSDAE_OK && k < o->nparams; k++)
+        st = nsdae_model_set_param(m, o->params[k].name, o->params[k].value, &err);
+    if (st == NSDAE_OK) st = nsdae_translate_mlcs(m, out, NULL, &err);
+    if (st == NSDAE_OK) {
+        const nsdae_experiment *x = nsdae_model_experiment(m);
+        if ((*out)->stop_time <= 0 && x->stop > 0) (*out)->stop_time = x->stop;
+        if ((*out)->step <= 0 && x->step > 0) (*out)->step = x->step;
+    }
+    nsdae_model_destroy(m);
+    if (st != NSDAE_OK) {
+        fprintf(stderr, "nsdae %s: %s\n", cmd, err.message);
+        return 0;
+    }
+    return 1;
 }
 
 int run_stepper_options(const run_options *o, const char *cmd, const nsdae_mlcs *s, nsdae_stepper_options *so)
