@@ -16,6 +16,7 @@
  *
  * With W = G_a M^-1 G_a^T (Cholesky of M through LAPACK, never an explicit inverse) and
  * v_free = v_k + h M^-1 F_theta, the step's LCP is 0 <= W P_a + G_a v_free + e_a G_a v_k _|_ P_a >= 0.
+ * Option `dissipative` (lagrangian.h) takes e = 1 on active contacts that are separating.
  */
 #include <nsdae/lagrangian.h>
 #include <nsdae/stepper.h>
@@ -104,7 +105,8 @@ static int select_active(mj_work *w, double h)
 }
 
 /* The LCP of the m active contacts; on return v1 = v_free + M^-1 G_a^T P_a. */
-static nsdae_status impact_step(const nsdae_lagrangian *s, mj_work *w, int m, double *residual, nsdae_error *err)
+static nsdae_status impact_step(const nsdae_lagrangian *s, mj_work *w, int m, int dissipative, double *residual,
+                                nsdae_error *err)
 {
     const int n = w->n, nc = w->nc;
     for (int a = 0; a < m; a++)
@@ -124,7 +126,8 @@ static nsdae_status impact_step(const nsdae_lagrangian *s, mj_work *w, int m, do
         double gvf = 0.0;
         for (int j = 0; j < n; j++) gvf += w->Ga[a + (size_t)j * m] * w->v1[j];
         const int c = w->idx[a];
-        w->qa[a] = gvf + s->restitution[c] * w->Gv[c];
+        const double e = dissipative && w->Gv[c] > 0.0 ? 1.0 : s->restitution[c];
+        w->qa[a] = gvf + e * w->Gv[c];
     }
     nsdae_status st = contact_lcp_solve(m, w->W, w->qa, w->Pa, w->wa, err);
     if (st != NSDAE_OK) return st;
@@ -145,7 +148,7 @@ static nsdae_status impact_step(const nsdae_lagrangian *s, mj_work *w, int m, do
 
 /* One step from (q, v) at t0 to (q1, v1) at t0 + h; fills P and active. */
 static nsdae_status one_step(const nsdae_lagrangian *s, mj_work *w, double t0, double h, double theta,
-                             int *nactive, double *residual, nsdae_error *err)
+                             int dissipative, int *nactive, double *residual, nsdae_error *err)
 {
     const int n = w->n;
     nsdae_status st = NSDAE_OK;
@@ -164,7 +167,7 @@ static nsdae_status one_step(const nsdae_lagrangian *s, mj_work *w, double t0, d
             return nsdae_error_set(err, NSDAE_NUMERICAL, "the gap callbacks failed");
         int m = select_active(w, h);
         *nactive = m;
-        if (m > 0 && (st = impact_step(s, w, m, residual, err)) != NSDAE_OK) return st;
+        if (m > 0 && (st = impact_step(s, w, m, dissipative, residual, err)) != NSDAE_OK) return st;
     }
     for (int j = 0; j < n; j++) w->q1[j] = w->q[j] + h * ((1.0 - theta) * w->v[j] + theta * w->v1[j]);
     return NSDAE_OK;
@@ -229,7 +232,7 @@ nsdae_status nsdae_moreau_run(const nsdae_lagrangian *s, const nsdae_moreau_opti
         const double t0 = o->t0 + (double)k * h, t1 = k + 1 >= n ? o->stop : o->t0 + (double)(k + 1) * h;
         int nactive;
         double residual;
-        st = one_step(s, &w, t0, t1 - t0, theta, &nactive, &residual, err);
+        st = one_step(s, &w, t0, t1 - t0, theta, o->dissipative != 0, &nactive, &residual, err);
         if (st != NSDAE_OK) {
             char state[400], cause[NSDAE_ERROR_MESSAGE_SIZE];
             format_state(state, sizeof state, s, &w);
