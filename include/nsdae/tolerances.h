@@ -8,6 +8,13 @@
 #define NSDAE_TOL_RANK          1e-11  /* relative singular-value cut for rank decisions */
 #define NSDAE_TOL_SAME_SOLUTION 1e-8   /* two solutions closer than this (relative) are one */
 #define NSDAE_TOL_OBJECTIVE     1e-10  /* relative tolerance when comparing minimal-norm objectives */
+#define NSDAE_TOL_RCOND         1e-12  /* LU solutions with a smaller reciprocal condition go to the SVD path */
+#define NSDAE_TOL_PIVOT         1e-11  /* Lemke: smallest usable pivot, relative to the column's largest entry */
+#define NSDAE_TOL_LEX           1e-12  /* Lemke: relative difference under which two ratios tie */
+#define NSDAE_TOL_SLACK         1e-9   /* a constraint slack above this (scaled) is strictly positive:
+                                          decides implicit equalities, i.e. the dimension of a piece */
+#define NSDAE_TOL_COMPLEMENTARITY 1e-9 /* min(z_i, w_i) below this (scaled) counts as complementary */
+#define NSDAE_LEMKE_MAX_PIVOTS_FACTOR 50 /* Lemke gives up after 50 * N + 1000 pivots */
 
 /* Steppers */
 #define NSDAE_TOL_STOP_TIME     1e-12  /* relative: a last step shorter than this is merged */

@@ -1,0 +1,110 @@
+/* All solutions by enumeration of the 2^m complementarity patterns (no Siconos). */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* One allocation holds the set, its pieces and their points, so one free releases it. */
+static nsdae_lcp_solution_set *set_alloc(int size, int count)
+{
+    size_t bytes = sizeof(nsdae_lcp_solution_set) + sizeof(nsdae_lcp_piece) * (size_t)count +
+                   sizeof(double) * (size_t)size * count;
+    nsdae_lcp_solution_set *s = calloc(1, bytes);
+    if (!s)
+        return NULL;
+    s->size = size;
+    s->count = count;
+    s->pieces = (nsdae_lcp_piece *)(s + 1);
+    double *z = (double *)(s->pieces + count);
+    for (int i = 0; i < count; i++)
+        s->pieces[i].z = z + (size_t)i * size;
+    return s;
+}
+
+void nsdae_lcp_solution_set_free(nsdae_lcp_solution_set *set)
+{
+    free(set);
+}
+
+nsdae_status lcp_set_from_pieces(int size, const lcp_piece_list *l, long visited, nsdae_lcp_solution_set **out,
+                                 nsdae_error *err)
+{
+    nsdae_lcp_solution_set *s = set_alloc(size, l->n);
+    if (!s)
+        return nsdae_error_set(err, NSDAE_NOMEM, "enumerate: out of memory for %d pieces", l->n);
+    for (int i = 0; i < l->n; i++) {
+        s->pieces[i].is_point = l->v[i].dim == 0;
+        s->pieces[i].dimension = l->v[i].dim;
+        memcpy(s->pieces[i].z, l->v[i].z, sizeof(double) * (size_t)size);
+        s->has_continuum |= l->v[i].dim > 0;
+    }
+    s->patterns_visited = visited;
+    *out = s;
+    return NSDAE_OK;
+}
+
+nsdae_status nsdae_lcp_enumerate(const nsdae_mlcp *p, nsdae_lcp_solution_set **out, nsdae_error *err)
+{
+    if (!out)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "enumerate: out is NULL");
+    *out = NULL;
+    nsdae_status st = nsdae_mlcp_validate(p, err);
+    if (st)
+        return st;
+    lcp_arena ar = {0};
+    lcp_std s;
+    lcp_reduced r;
+    lcp_objective o;
+    lcp_qp_ws ws;
+    lcp_piece_list list = {0};
+    long visited = 0;
+    if ((st = lcp_std_build(p, &ar, &s, err)))
+        goto done;
+    if (s.m > NSDAE_LCP_ENUM_MAX_M) {
+        st = nsdae_error_set(err, NSDAE_LIMIT,
+                             "enumerate: %d complementarity rows (after box conversion) exceed the limit %d", s.m,
+                             NSDAE_LCP_ENUM_MAX_M);
+        goto done;
+    }
+    st = lcp_reduce(&s, &ar, &r, err);
+    if (st == NSDAE_NO_SOLUTION) {   /* inconsistent equalities: the solution set is empty */
+        nsdae_error_clear(err);
+        st = lcp_set_from_pieces(p->size, &list, 0, out, err);
+        goto done;
+    }
+    if (st || (st = lcp_objective_build(&r, NULL, &ar, &o, err)))
+        goto done;
+    if (lcp_qp_ws_init(&ws, &r, r.size + r.k, &ar)) {
+        st = nsdae_error_set(err, NSDAE_NOMEM, "enumerate: out of memory");
+        goto done;
+    }
+    signed char *pat = lcp_arena_alloc(&ar, (size_t)r.m + 1);
+    if (!pat) {
+        st = nsdae_error_set(err, NSDAE_NOMEM, "enumerate: out of memory");
+        goto done;
+    }
+    unsigned long long npat = 1ULL << r.m;
+    for (unsigned long long mask = 0; mask < npat; mask++) {
+        for (int i = 0; i < r.m; i++)
+            pat[i] = (mask >> i) & 1 ? LCP_V0 : LCP_R0;
+        lcp_piece pc;
+        int f = lcp_piece_examine(&r, pat, &o, &pc, &ws, &ar);
+        visited++;
+        if (f < 0) {
+            st = nsdae_error_set(err, NSDAE_NUMERICAL, "enumerate: linear algebra failed on pattern %llu", mask);
+            goto done;
+        }
+        if (f == 1 && lcp_piece_list_push(&list, &pc)) {
+            st = nsdae_error_set(err, NSDAE_NOMEM, "enumerate: out of memory");
+            goto done;
+        }
+    }
+    lcp_piece_list_merge(&r, &list, &ws);
+    st = lcp_set_from_pieces(p->size, &list, visited, out, err);
+done:
+    if (!st && ar.failed)
+        st = nsdae_error_set(err, NSDAE_NOMEM, "enumerate: out of memory");
+    lcp_piece_list_free(&list);
+    lcp_arena_free(&ar);
+    return st;
+}

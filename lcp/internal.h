@@ -1,0 +1,178 @@
+/* Private interfaces of the complementarity layer. Nothing here is public API.
+ *
+ * Every algorithm works on a "reduced" problem: the caller's rows are first put in standard
+ * form (equality variables first, box rows split into complementarity rows, fixed variables
+ * eliminated: problem.c), then the equality rows are eliminated (reduce.c), leaving
+ *
+ *     t in R^k,   for i < m:   0 <= v_i(t) = V_i t + v0_i   _|_   r_i(t) = R_i t + r0_i >= 0,
+ *     caller z = Z t + z0.
+ *
+ * When the equality block is invertible (or absent) t is the vector of complementarity
+ * variables itself (V = I, t >= 0: `vunit`), which keeps the QPs small and bound-constrained.
+ */
+#ifndef NSDAE_LCP_INTERNAL_H
+#define NSDAE_LCP_INTERNAL_H
+
+#include <nsdae/lcp.h>
+#include <nsdae/tolerances.h>
+
+#include <stddef.h>
+
+/* ---- arena: one per public call, freed at once ------------------------------------------ */
+typedef struct lcp_arena_block lcp_arena_block;
+typedef struct lcp_arena {
+    lcp_arena_block *head;
+    int failed;
+} lcp_arena;
+
+void *lcp_arena_alloc(lcp_arena *a, size_t bytes);   /* zeroed; NULL (and failed=1) on OOM */
+double *lcp_arena_doubles(lcp_arena *a, size_t n);
+void lcp_arena_free(lcp_arena *a);
+
+/* ---- standard form (problem.c) ---------------------------------------------------------- */
+/* x = (u, v): n free variables then m nonnegative ones; row values r = A x + c; rows 0..n-1
+ * must vanish, rows n..n+m-1 are complementary to v. Caller z_j = zoff_j + zsgn_j x[zidx_j]
+ * (zidx_j = -1: z_j is fixed at zoff_j by a box row with lo = hi). */
+typedef struct lcp_std {
+    int size;          /* caller size */
+    int n, m, nx;      /* nx = n + m */
+    double *A, *c;     /* nx x nx column-major, nx */
+    int *zidx;
+    double *zsgn, *zoff;
+    int pure_lcp;      /* every caller row is a complementarity row: x = z */
+} lcp_std;
+
+nsdae_status lcp_std_build(const nsdae_mlcp *p, lcp_arena *ar, lcp_std *s, nsdae_error *err);
+void lcp_std_to_caller(const lcp_std *s, const double *x, double *z);
+/* w = M z + q in the caller's rows */
+void lcp_caller_w(const nsdae_mlcp *p, const double *z, double *w);
+/* max violation of the caller's conditions at (z, w), relative to 1 + max|q| */
+double lcp_caller_violation(const nsdae_mlcp *p, const double *z, const double *w);
+
+/* ---- reduced form (reduce.c) ------------------------------------------------------------ */
+typedef struct lcp_reduced {
+    int size, m, k;
+    double *V, *v0;    /* m x k column-major, m */
+    double *R, *r0;    /* m x k, m */
+    double *Z, *z0;    /* size x k, size */
+    int vunit;         /* V = I, k = m, t >= 0 */
+    double scale;      /* 1 + max |entry|: absolute tolerances are multiplied by it */
+} lcp_reduced;
+
+/* NO_SOLUTION when the equality rows are inconsistent. */
+nsdae_status lcp_reduce(const lcp_std *s, lcp_arena *ar, lcp_reduced *r, nsdae_error *err);
+
+/* ---- dense linear algebra helpers (linalg.c) --------------------------------------------- */
+/* Minimal-norm least-squares solution of the rows x cols system A t = b (A column-major,
+ * lda = rows) with rank decided by NSDAE_TOL_RANK; returns the rank, writes t (cols), the
+ * residual norm and (if N != NULL) an orthonormal basis of the null space into N (cols x
+ * (cols - rank), column-major). -1 on LAPACK failure. A and b are not modified. */
+int lcp_lstsq(int rows, int cols, const double *A, const double *b, double *t, double *resid, double *N);
+/* Rank of rows x cols matrix (NSDAE_TOL_RANK relative to its largest singular value). */
+int lcp_rank(int rows, int cols, const double *A);
+/* Solves the square system A x = b by LU; returns 0 if solved and well conditioned
+ * (reciprocal condition >= NSDAE_TOL_RCOND), 1 if singular/ill conditioned. A is copied. */
+int lcp_solve_square(int n, const double *A, const double *b, double *x, double *work_nn, int *ipiv);
+/* 1 if the symmetric part of the n x n matrix A is positive definite (Cholesky succeeds). */
+int lcp_sym_part_pd(int n, const double *A, double *work_nn);
+double lcp_dot(int n, const double *a, int inca, const double *b, int incb);
+
+/* ---- Lemke's method (lemke.c) ----------------------------------------------------------- */
+/* Own dense Lemke with lexicographic ratio test: finds z >= 0, w = M z + q >= 0, z'w = 0.
+ * Returns 0 solved, 1 ray termination (for a copositive-plus M: no solution), 2 pivot limit.
+ * The final basis is re-solved by LU, so the answer is as exact as the basis allows. */
+typedef struct lcp_lemke_ws {
+    int cap;           /* largest N */
+    double *T;         /* N x (2N + 2) tableau */
+    int *basis;
+    double *B;         /* N x N for the final re-solve */
+    int *ipiv;
+    double *x;
+} lcp_lemke_ws;
+
+int lcp_lemke_ws_init(lcp_lemke_ws *ws, int cap, lcp_arena *ar);
+int lcp_lemke(int N, const double *M, const double *q, double *z, lcp_lemke_ws *ws);
+
+/* ---- convex QP over one node of the pattern tree (qp.c) --------------------------------- */
+/* Status of complementarity index i at a node. */
+enum { LCP_FREE = 0, LCP_R0 = 1 /* r_i = 0, v_i >= 0 */, LCP_V0 = 2 /* v_i = 0, r_i >= 0 */ };
+
+typedef struct lcp_qp_ws {
+    int k, m;
+    lcp_lemke_ws lemke;
+    double *LM, *Lq, *Lz;  /* the KKT LCP */
+    double *G, *h;         /* constraint rows in y-space */
+    int *yvar;             /* y index -> t index, sign in ysgn */
+    double *ysgn;
+    int *tpos;             /* t index -> y index (-1 removed) */
+    double *Hy, *gy;
+    double *rows, *rhs;    /* scratch constraint rows in t space */
+    lcp_arena *ar;         /* scratch for dimension analysis */
+} lcp_qp_ws;
+
+int lcp_qp_ws_init(lcp_qp_ws *ws, const lcp_reduced *r, int extra_eq, lcp_arena *ar);
+
+/* min 1/2 t'Ht + g't over { t : node constraints of st, Aex t = bex (nex rows, row-major) }.
+ * Returns 0 and t (k) when solved, 1 when infeasible, 2 on pivot limit. */
+int lcp_qp_solve(const lcp_reduced *r, const signed char *st, const double *H, const double *g, int nex,
+                 const double *Aex, const double *bex, double *t, lcp_qp_ws *ws);
+
+/* Dimension of P = { t : node constraints of st (all fixed), Aex t = bex } given a point t0 of
+ * P; writes an orthonormal basis of its direction space into D (k x dim) if D != NULL.
+ * Returns the dimension, or -1 on failure. */
+int lcp_poly_dimension(const lcp_reduced *r, const signed char *st, int nex, const double *Aex,
+                       const double *bex, const double *t0, double *D, lcp_qp_ws *ws);
+
+/* Is min over P(st_a, D_a, t_a) of every constraint of node st_b satisfied: i.e. is the
+ * piece a = t_a + span(D_a) intersected with node st_a contained in node st_b? */
+int lcp_piece_contained(const lcp_reduced *r, const signed char *st_a, const double *t_a, int dim_a,
+                        const double *D_a, const signed char *st_b, lcp_qp_ws *ws);
+
+/* value of v_i(t), r_i(t) */
+double lcp_red_v(const lcp_reduced *r, int i, const double *t);
+double lcp_red_r(const lcp_reduced *r, int i, const double *t);
+void lcp_red_z(const lcp_reduced *r, const double *t, double *z);
+
+/* ---- pieces of the solution set (piece.c) ------------------------------------------------ */
+typedef struct lcp_piece {
+    signed char *st;   /* the full pattern (m) */
+    double *t;         /* representative (minimiser of the piece's objective) */
+    double *z;         /* caller z of t */
+    int dim;
+    double *D;         /* k x dim direction basis */
+    double fval;       /* objective at t */
+    int flat;          /* the objective's minimiser over the piece is not unique in z */
+} lcp_piece;
+
+typedef struct lcp_objective {
+    const double *H, *g;   /* k x k, k: 1/2 t'Ht + g't (+ c0) */
+    double c0;
+    const double *PZ;      /* kp x k rows (row-major) of the selected z components, for flatness */
+    int kp;
+    int z_injective;       /* objective strictly convex in caller z: no flatness test needed */
+} lcp_objective;
+
+/* Builds the objective 1/2 ||P(z - zref)||_Q^2 in t (spec may be NULL: all of z, origin, Q = I). */
+nsdae_status lcp_objective_build(const lcp_reduced *r, const nsdae_minnorm_spec *spec, lcp_arena *ar,
+                                 lcp_objective *o, nsdae_error *err);
+double lcp_objective_eval(const lcp_objective *o, int k, const double *t);
+
+/* Examines the piece of the full pattern st: returns 1 and fills pc (allocated in ar) when
+ * the piece is nonempty, 0 when empty, -1 on numerical failure. */
+int lcp_piece_examine(const lcp_reduced *r, const signed char *st, const lcp_objective *o, lcp_piece *pc,
+                      lcp_qp_ws *ws, lcp_arena *ar);
+
+typedef struct lcp_piece_list {
+    lcp_piece *v;
+    int n, cap;
+} lcp_piece_list;
+
+int lcp_piece_list_push(lcp_piece_list *l, const lcp_piece *pc);   /* -1 on OOM */
+void lcp_piece_list_free(lcp_piece_list *l);
+/* Removes pieces contained in another piece (points within NSDAE_TOL_SAME_SOLUTION merged). */
+void lcp_piece_list_merge(const lcp_reduced *r, lcp_piece_list *l, lcp_qp_ws *ws);
+/* The public solution set (one allocation) from merged pieces. */
+nsdae_status lcp_set_from_pieces(int size, const lcp_piece_list *l, long visited, nsdae_lcp_solution_set **out,
+                                 nsdae_error *err);
+
+#endif

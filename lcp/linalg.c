@@ -1,0 +1,140 @@
+/* Small dense linear algebra on top of LAPACKE, shared by every solver of the layer. */
+#include "internal.h"
+
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+double lcp_dot(int n, const double *a, int inca, const double *b, int incb)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++)
+        s += a[(size_t)i * inca] * b[(size_t)i * incb];
+    return s;
+}
+
+/* SVD-based rather than QR with pivoting: the rank decision for the degenerate patterns
+ * (segments, repeated rows) must be reliable, and these systems are tiny. */
+int lcp_lstsq(int rows, int cols, const double *A, const double *b, double *t, double *resid, double *N)
+{
+    int mn = rows < cols ? rows : cols;
+    if (cols == 0) {
+        double r = 0;
+        for (int i = 0; i < rows; i++)
+            r += b[i] * b[i];
+        *resid = sqrt(r);
+        return 0;
+    }
+    if (rows == 0) {
+        memset(t, 0, sizeof(double) * (size_t)cols);
+        *resid = 0;
+        if (N) {
+            memset(N, 0, sizeof(double) * (size_t)cols * cols);
+            for (int j = 0; j < cols; j++)
+                N[j + (size_t)j * cols] = 1;
+        }
+        return 0;
+    }
+    size_t need = (size_t)rows * cols + (size_t)rows * mn + (size_t)cols * cols + 2 * (size_t)mn + (size_t)rows;
+    double *buf = malloc(sizeof(double) * need);
+    if (!buf)
+        return -1;
+    double *a = buf, *u = a + (size_t)rows * cols, *vt = u + (size_t)rows * mn, *s = vt + (size_t)cols * cols;
+    double *superb = s + mn, *utb = superb + mn;
+    memcpy(a, A, sizeof(double) * (size_t)rows * cols);
+    int info = LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'S', 'A', rows, cols, a, rows, s, u, rows, vt, cols, superb);
+    if (info != 0) {
+        free(buf);
+        return -1;
+    }
+    int rank = 0;
+    double cut = NSDAE_TOL_RANK * (s[0] > 0 ? s[0] : 0);
+    while (rank < mn && s[rank] > cut && s[rank] > 0)
+        rank++;
+    for (int j = 0; j < rank; j++)
+        utb[j] = lcp_dot(rows, u + (size_t)j * rows, 1, b, 1) / s[j];
+    for (int i = 0; i < cols; i++) {
+        double v = 0;
+        for (int j = 0; j < rank; j++)
+            v += vt[j + (size_t)i * cols] * utb[j];
+        t[i] = v;
+    }
+    double r2 = 0;
+    for (int i = 0; i < rows; i++) {
+        double v = -b[i];
+        for (int j = 0; j < cols; j++)
+            v += A[i + (size_t)j * rows] * t[j];
+        r2 += v * v;
+    }
+    *resid = sqrt(r2);
+    if (N)
+        for (int j = rank; j < cols; j++)
+            for (int i = 0; i < cols; i++)
+                N[i + (size_t)(j - rank) * cols] = vt[j + (size_t)i * cols];
+    free(buf);
+    return rank;
+}
+
+int lcp_rank(int rows, int cols, const double *A)
+{
+    int mn = rows < cols ? rows : cols;
+    if (mn == 0)
+        return 0;
+    double *buf = malloc(sizeof(double) * ((size_t)rows * cols + 2 * (size_t)mn));
+    if (!buf)
+        return -1;
+    double *a = buf, *s = a + (size_t)rows * cols, *superb = s + mn;
+    memcpy(a, A, sizeof(double) * (size_t)rows * cols);
+    int info = LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'N', 'N', rows, cols, a, rows, s, NULL, 1, NULL, 1, superb);
+    int rank = 0;
+    if (info == 0) {
+        double cut = NSDAE_TOL_RANK * s[0];
+        while (rank < mn && s[rank] > cut && s[rank] > 0)
+            rank++;
+    } else {
+        rank = -1;
+    }
+    free(buf);
+    return rank;
+}
+
+int lcp_solve_square(int n, const double *A, const double *b, double *x, double *work_nn, int *ipiv)
+{
+    if (n == 0)
+        return 0;
+    memcpy(work_nn, A, sizeof(double) * (size_t)n * n);
+    double anorm = 0;
+    for (int j = 0; j < n; j++) {
+        double s = 0;
+        for (int i = 0; i < n; i++)
+            s += fabs(A[i + (size_t)j * n]);
+        anorm = fmax(anorm, s);
+    }
+    if (LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, work_nn, n, ipiv) != 0)
+        return 1;
+    double rcond = 0;
+    if (LAPACKE_dgecon(LAPACK_COL_MAJOR, '1', n, work_nn, n, anorm, &rcond) != 0 || !(rcond >= NSDAE_TOL_RCOND))
+        return 1;
+    memcpy(x, b, sizeof(double) * (size_t)n);
+    if (LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', n, 1, work_nn, n, ipiv, x, n) != 0)
+        return 1;
+    return 0;
+}
+
+int lcp_sym_part_pd(int n, const double *A, double *work_nn)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            work_nn[i + (size_t)j * n] = 0.5 * (A[i + (size_t)j * n] + A[j + (size_t)i * n]);
+    if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, work_nn, n) != 0)
+        return 0;
+    /* A barely positive pivot would make "unique" a rounding accident. */
+    double dmax = 0, dmin = INFINITY;
+    for (int i = 0; i < n; i++) {
+        double d = work_nn[i + (size_t)i * n];
+        dmax = fmax(dmax, d);
+        dmin = fmin(dmin, d);
+    }
+    return dmin > 1e-6 * dmax;
+}

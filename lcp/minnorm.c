@@ -1,0 +1,270 @@
+/* Minimal-norm selection over the whole solution set: depth-first branch and bound over the
+ * complementarity indices, with convex-QP relaxations as lower bounds (qp.c). */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { TIE_CAP = 64 };
+
+typedef struct bnb {
+    const lcp_reduced *r;
+    const lcp_objective *o;
+    lcp_qp_ws *ws;
+    lcp_arena *ar;
+    int counting;
+    double best;          /* incumbent objective */
+    double *t_best;
+    int ntie;             /* candidates within tolerance of best: ties decide uniqueness */
+    double tie_f[TIE_CAP];
+    double *tie_z;        /* TIE_CAP x size */
+    double flat_f;        /* smallest objective at which the minimiser was flat */
+    double *zbuf;
+    lcp_piece_list pieces;
+    long nodes, leaves;
+} bnb;
+
+static double ftol(double f)
+{
+    return NSDAE_TOL_OBJECTIVE * (1 + fabs(f));
+}
+
+static void candidate(bnb *b, const double *t, double f, int flat)
+{
+    int N = b->r->size;
+    if (flat)
+        b->flat_f = fmin(b->flat_f, f);
+    if (f < b->best) {
+        b->best = f;
+        memcpy(b->t_best, t, sizeof(double) * (size_t)b->r->k);
+        int keep = 0;   /* drop the ties the new incumbent beats */
+        for (int i = 0; i < b->ntie; i++)
+            if (b->tie_f[i] <= f + ftol(f)) {
+                b->tie_f[keep] = b->tie_f[i];
+                memmove(b->tie_z + (size_t)keep * N, b->tie_z + (size_t)i * N, sizeof(double) * (size_t)N);
+                keep++;
+            }
+        b->ntie = keep;
+    }
+    if (f > b->best + ftol(b->best))
+        return;
+    int slot = b->ntie;
+    if (slot == TIE_CAP) {   /* keep the smallest objectives */
+        slot = 0;
+        for (int i = 1; i < TIE_CAP; i++)
+            if (b->tie_f[i] > b->tie_f[slot])
+                slot = i;
+        if (b->tie_f[slot] <= f)
+            return;
+    } else {
+        b->ntie++;
+    }
+    b->tie_f[slot] = f;
+    lcp_red_z(b->r, t, b->tie_z + (size_t)slot * N);
+}
+
+/* Is the relaxation's minimiser set (node st, objective level at t) more than one point in z? */
+static int relaxation_flat(bnb *b, const signed char *st, const double *t)
+{
+    const lcp_reduced *r = b->r;
+    const lcp_objective *o = b->o;
+    int k = r->k;
+    if (o->z_injective || k == 0)
+        return 0;
+    double *buf = malloc(sizeof(double) * ((size_t)o->kp + (size_t)k * k + 1));
+    if (!buf)
+        return 1;
+    double *rhs = buf, *D = buf + o->kp;
+    for (int a = 0; a < o->kp; a++)
+        rhs[a] = lcp_dot(k, o->PZ + (size_t)a * k, 1, t, 1);
+    int dim = lcp_poly_dimension(r, st, o->kp, o->PZ, rhs, t, D, b->ws);
+    int flat = dim != 0;
+    if (dim > 0) {   /* directions that move only variables invisible in z do not count */
+        flat = 0;
+        for (int j = 0; j < dim && !flat; j++)
+            for (int a = 0; a < r->size && !flat; a++)
+                flat = fabs(lcp_dot(k, r->Z + a, r->size, D + (size_t)j * k, 1)) > NSDAE_TOL_RANK * r->scale;
+    }
+    free(buf);
+    return flat;
+}
+
+static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
+{
+    const lcp_reduced *r = b->r;
+    int m = r->m, k = r->k;
+    int cap = 2 * m + 2;
+    signed char *stack = lcp_arena_alloc(b->ar, (size_t)cap * (m + 1));
+    double *t = lcp_arena_doubles(b->ar, (size_t)k + 1);
+    if (!stack || !t)
+        return nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
+    int top = 1;   /* root: every index free (calloc'd) */
+    double ctol = NSDAE_TOL_COMPLEMENTARITY * r->scale;
+    while (top > 0) {
+        signed char *st = stack + (size_t)(--top) * (m + 1);
+        b->nodes++;
+        int nfree = 0;
+        for (int i = 0; i < m; i++)
+            nfree += st[i] == LCP_FREE;
+        if (nfree == 0) {
+            lcp_piece pc;
+            b->leaves++;
+            int f = lcp_piece_examine(r, st, b->o, &pc, b->ws, b->ar);
+            if (f < 0)
+                return nsdae_error_set(err, NSDAE_NUMERICAL, "minnorm: linear algebra failed on a leaf pattern");
+            if (f == 0)
+                continue;
+            candidate(b, pc.t, pc.fval, pc.flat);
+            if (b->counting && lcp_piece_list_push(&b->pieces, &pc))
+                return nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
+            continue;
+        }
+        int s = lcp_qp_solve(r, st, b->o->H, b->o->g, 0, NULL, NULL, t, b->ws);
+        if (s == 1)
+            continue;
+        if (s != 0)
+            return nsdae_error_set(err, NSDAE_NUMERICAL,
+                                   "minnorm: relaxation QP hit the pivot limit (%d free indices of %d)", nfree, m);
+        double f = lcp_objective_eval(b->o, k, t);
+        if (!b->counting && f > b->best + ftol(b->best))
+            continue;
+        int bi = -1;
+        double worst = ctol;
+        for (int i = 0; i < m; i++) {
+            if (st[i] != LCP_FREE)
+                continue;
+            double vi = lcp_red_v(r, i, t), ri = lcp_red_r(r, i, t), viol = fmin(vi, ri);
+            if (viol > worst) {
+                worst = viol;
+                bi = i;
+            }
+        }
+        if (bi < 0) {
+            /* complementary: a solution, and the best of this subtree */
+            candidate(b, t, f, 0);
+            if (!b->counting && !relaxation_flat(b, st, t))
+                continue;
+            for (int i = 0; i < m && bi < 0; i++)   /* keep branching only to see ties or count */
+                if (st[i] == LCP_FREE)
+                    bi = i;
+        }
+        double vb = lcp_red_v(r, bi, t), rb = lcp_red_r(r, bi, t);
+        signed char first = vb >= rb ? LCP_R0 : LCP_V0, second = first == LCP_R0 ? LCP_V0 : LCP_R0;
+        if (top + 2 > cap)
+            return nsdae_error_set(err, NSDAE_LIMIT, "minnorm: node stack overflow");
+        signed char *c2 = stack + (size_t)top * (m + 1), *c1 = c2 + (m + 1);
+        /* st may alias c2's slot: copy it before overwriting */
+        memmove(c2, st, (size_t)m);
+        memcpy(c1, c2, (size_t)m);
+        c2[bi] = second;
+        c1[bi] = first;
+        top += 2;
+    }
+    return NSDAE_OK;
+}
+
+static int same_z(int N, const double *a, const double *b)
+{
+    double d = 0, s = 0;
+    for (int i = 0; i < N; i++) {
+        d = fmax(d, fabs(a[i] - b[i]));
+        s = fmax(s, fmax(fabs(a[i]), fabs(b[i])));
+    }
+    return d <= NSDAE_TOL_SAME_SOLUTION * (1 + s);
+}
+
+nsdae_status nsdae_lcp_minnorm(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, double *z, double *w,
+                               nsdae_minnorm_result *result, nsdae_error *err)
+{
+    nsdae_status st = nsdae_mlcp_validate(p, err);
+    if (st)
+        return st;
+    if (!z || !w)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "minnorm: z or w is NULL");
+    nsdae_minnorm_result res = {0};
+    lcp_arena ar = {0};
+    lcp_std s;
+    lcp_reduced r;
+    lcp_objective o;
+    lcp_qp_ws ws;
+    bnb b = {0};
+    int counting = spec && spec->count_solutions;
+    if ((st = lcp_std_build(p, &ar, &s, err)))
+        goto done;
+    if ((st = lcp_reduce(&s, &ar, &r, err)))
+        goto done;
+    if ((st = lcp_objective_build(&r, spec, &ar, &o, err)))
+        goto done;
+    int k = r.k, m = r.m, N = p->size;
+    double *t = lcp_arena_doubles(&ar, (size_t)k + 1);
+    if (!t || lcp_qp_ws_init(&ws, &r, r.size + k, &ar)) {
+        st = nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
+        goto done;
+    }
+
+    /* Positive definite symmetric part after eliminating the equalities: a P-matrix, so the
+     * solution is unique and one exact solve is the whole answer. */
+    if (r.vunit && m > 0) {
+        double *work = lcp_arena_doubles(&ar, (size_t)m * m);
+        lcp_lemke_ws lw;
+        if (work && !lcp_lemke_ws_init(&lw, m, &ar) && lcp_sym_part_pd(m, r.R, work) &&
+            lcp_lemke(m, r.R, r.r0, t, &lw) == 0) {
+            res.objective = lcp_objective_eval(&o, k, t);
+            res.unique = 1;
+            res.nsol = 1;
+            res.nodes = 1;
+            lcp_red_z(&r, t, z);
+            goto finish;
+        }
+    }
+
+    b.r = &r;
+    b.o = &o;
+    b.ws = &ws;
+    b.ar = &ar;
+    b.counting = counting;
+    b.best = INFINITY;
+    b.flat_f = INFINITY;
+    b.t_best = lcp_arena_doubles(&ar, (size_t)k + 1);
+    b.tie_z = lcp_arena_doubles(&ar, (size_t)TIE_CAP * N);
+    if (!b.t_best || !b.tie_z) {
+        st = nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
+        goto done;
+    }
+    if ((st = branch_and_bound(&b, err)))
+        goto done;
+    res.nodes = b.nodes;
+    res.leaves = b.leaves;
+    if (!isfinite(b.best)) {
+        st = nsdae_error_set(err, NSDAE_NO_SOLUTION, "minnorm: the MLCP has no solution (%ld nodes explored)", b.nodes);
+        goto done;
+    }
+    memcpy(t, b.t_best, sizeof(double) * (size_t)k);
+    lcp_red_z(&r, t, z);
+    res.objective = b.best;
+    res.unique = b.flat_f > b.best + ftol(b.best);
+    for (int i = 0; i < b.ntie && res.unique; i++)
+        if (b.tie_f[i] <= b.best + ftol(b.best) && !same_z(N, b.tie_z + (size_t)i * N, z))
+            res.unique = 0;
+    if (counting) {
+        lcp_piece_list_merge(&r, &b.pieces, &ws);
+        res.nsol = b.pieces.n;
+        for (int i = 0; i < b.pieces.n; i++)
+            if (b.pieces.v[i].dim > 0)
+                res.nsol = -1;
+    }
+finish:
+    lcp_caller_w(p, z, w);
+    if (lcp_caller_violation(p, z, w) > 1e3 * NSDAE_TOL_RESIDUAL * r.scale)
+        st = nsdae_error_set(err, NSDAE_NUMERICAL, "minnorm: the selected solution violates the MLCP by %.3g",
+                             lcp_caller_violation(p, z, w));
+done:
+    if (!st && ar.failed)
+        st = nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
+    if (result)
+        *result = res;
+    lcp_piece_list_free(&b.pieces);
+    lcp_arena_free(&ar);
+    return st;
+}

@@ -1,0 +1,275 @@
+/* One full complementarity pattern's piece of the solution set: empty, a point, or a
+ * continuum (with its dimension and the objective's minimiser over it); and the merging of
+ * pieces into distinct solutions. */
+#include "internal.h"
+
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+nsdae_status lcp_objective_build(const lcp_reduced *r, const nsdae_minnorm_spec *spec, lcp_arena *ar,
+                                 lcp_objective *o, nsdae_error *err)
+{
+    int N = r->size, k = r->k;
+    int kp = (spec && spec->k > 0) ? spec->k : N;
+    const int *sel = (spec && spec->k > 0) ? spec->select : NULL;
+    const double *Q = (spec && spec->k > 0) ? spec->Q : NULL;
+    const double *zref = spec ? spec->z_ref : NULL;
+    if (spec) {
+        if (spec->k < 0 || spec->k > N)
+            return nsdae_error_set(err, NSDAE_INVALID_INPUT, "minnorm: k = %d outside [0, %d]", spec->k, N);
+        if (spec->k > 0 && !spec->select)
+            return nsdae_error_set(err, NSDAE_INVALID_INPUT, "minnorm: k = %d but select is NULL", spec->k);
+        if (spec->k == 0 && spec->Q)
+            return nsdae_error_set(err, NSDAE_INVALID_INPUT, "minnorm: Q given without select (k = 0)");
+    }
+    double *PZ = lcp_arena_doubles(ar, (size_t)kp * k + 1), *e = lcp_arena_doubles(ar, (size_t)kp + 1);
+    double *QPZ = lcp_arena_doubles(ar, (size_t)kp * k + 1), *Qe = lcp_arena_doubles(ar, (size_t)kp + 1);
+    double *H = lcp_arena_doubles(ar, (size_t)k * k + 1), *g = lcp_arena_doubles(ar, (size_t)k + 1);
+    unsigned char *seen = lcp_arena_alloc(ar, (size_t)N + 1);
+    double *chol = Q ? lcp_arena_doubles(ar, (size_t)kp * kp) : NULL;
+    if (ar->failed)
+        return nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
+    for (int a = 0; a < kp; a++) {
+        int j = sel ? sel[a] : a;
+        if (j < 0 || j >= N)
+            return nsdae_error_set(err, NSDAE_INVALID_INPUT, "minnorm: select[%d] = %d outside [0, %d)", a, j, N);
+        if (seen[j])
+            return nsdae_error_set(err, NSDAE_INVALID_INPUT, "minnorm: select[%d] = %d repeats an index", a, j);
+        seen[j] = 1;
+        double ref = zref ? zref[j] : 0.0;
+        if (!isfinite(ref))
+            return nsdae_error_set(err, NSDAE_INVALID_INPUT, "minnorm: z_ref[%d] = %g is not finite", j, ref);
+        for (int c = 0; c < k; c++)
+            PZ[(size_t)a * k + c] = r->Z[j + (size_t)c * N];
+        e[a] = r->z0[j] - ref;
+    }
+    if (Q) {
+        for (int i = 0; i < kp * kp; i++)
+            if (!isfinite(Q[i]))
+                return nsdae_error_set(err, NSDAE_INVALID_INPUT, "minnorm: Q entry %d is not finite", i);
+        for (int i = 0; i < kp; i++)
+            for (int j = 0; j < kp; j++)
+                if (fabs(Q[i + (size_t)j * kp] - Q[j + (size_t)i * kp]) >
+                    1e-12 * (1 + fabs(Q[i + (size_t)j * kp])))
+                    return nsdae_error_set(err, NSDAE_INVALID_INPUT, "minnorm: Q is not symmetric at (%d,%d)", i, j);
+        memcpy(chol, Q, sizeof(double) * (size_t)kp * kp);
+        if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', kp, chol, kp) != 0)
+            return nsdae_error_set(err, NSDAE_INVALID_INPUT, "minnorm: Q is not positive definite");
+    }
+    for (int a = 0; a < kp; a++) {
+        double s = 0;
+        for (int b = 0; b < kp; b++)
+            s += (Q ? Q[a + (size_t)b * kp] : (a == b)) * e[b];
+        Qe[a] = s;
+        for (int c = 0; c < k; c++) {
+            double v = 0;
+            for (int b = 0; b < kp; b++)
+                v += (Q ? Q[a + (size_t)b * kp] : (a == b)) * PZ[(size_t)b * k + c];
+            QPZ[(size_t)a * k + c] = v;
+        }
+    }
+    double c0 = 0;
+    for (int a = 0; a < kp; a++)
+        c0 += 0.5 * e[a] * Qe[a];
+    for (int i = 0; i < k; i++) {
+        double gi = 0;
+        for (int a = 0; a < kp; a++)
+            gi += PZ[(size_t)a * k + i] * Qe[a];
+        g[i] = gi;
+        for (int j = 0; j < k; j++) {
+            double h = 0;
+            for (int a = 0; a < kp; a++)
+                h += PZ[(size_t)a * k + i] * QPZ[(size_t)a * k + j];
+            H[i + (size_t)j * k] = h;
+        }
+    }
+    o->H = H;
+    o->g = g;
+    o->c0 = c0;
+    o->PZ = PZ;
+    o->kp = kp;
+    o->z_injective = kp == N;
+    return NSDAE_OK;
+}
+
+double lcp_objective_eval(const lcp_objective *o, int k, const double *t)
+{
+    double f = o->c0;
+    for (int i = 0; i < k; i++) {
+        double hi = 0;
+        for (int j = 0; j < k; j++)
+            hi += o->H[i + (size_t)j * k] * t[j];
+        f += t[i] * (0.5 * hi + o->g[i]);
+    }
+    return f < 0 ? 0 : f;
+}
+
+/* Is t in the node's inequalities (the equalities hold by construction)? */
+static int signs_ok(const lcp_reduced *r, const signed char *st, const double *t)
+{
+    double tol = NSDAE_TOL_SIGN * r->scale;
+    for (int i = 0; i < r->m; i++) {
+        double val = st[i] == LCP_R0 ? lcp_red_v(r, i, t) : lcp_red_r(r, i, t);
+        if (val < -tol)
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether the objective's minimiser over the piece is unique in z (1) or not (0). */
+static int flat_at(const lcp_reduced *r, const signed char *st, const lcp_objective *o, const double *t,
+                   lcp_qp_ws *ws)
+{
+    int k = r->k;
+    if (o->z_injective)
+        return 0;
+    double *b = malloc(sizeof(double) * ((size_t)o->kp + 1));
+    if (!b)
+        return 0;
+    for (int a = 0; a < o->kp; a++)
+        b[a] = lcp_dot(k, o->PZ + (size_t)a * k, 1, t, 1);
+    int d = lcp_poly_dimension(r, st, o->kp, o->PZ, b, t, NULL, ws);
+    free(b);
+    return d > 0;
+}
+
+int lcp_piece_examine(const lcp_reduced *r, const signed char *st, const lcp_objective *o, lcp_piece *pc,
+                      lcp_qp_ws *ws, lcp_arena *ar)
+{
+    int k = r->k, m = r->m;
+    size_t need = (size_t)m * k * 2 + (size_t)m + 2 * (size_t)k + (size_t)k * k + 1;
+    double *buf = malloc(sizeof(double) * need);
+    int *ipiv = malloc(sizeof(int) * ((size_t)k + 1));
+    if (!buf || !ipiv) {
+        free(buf);
+        free(ipiv);
+        return -1;
+    }
+    double *A = buf, *work = A + (size_t)m * k, *b = work + (size_t)m * k, *t = b + m, *N = t + k;
+    for (int i = 0; i < m; i++) {
+        if (st[i] == LCP_R0) {
+            for (int j = 0; j < k; j++)
+                A[i + (size_t)j * m] = r->R[i + (size_t)j * m];
+            b[i] = -r->r0[i];
+        } else {
+            for (int j = 0; j < k; j++)
+                A[i + (size_t)j * m] = r->vunit ? (i == j) : r->V[i + (size_t)j * m];
+            b[i] = r->vunit ? 0.0 : -r->v0[i];
+        }
+    }
+    int dim = 0, found = 0;
+    if (k == m && lcp_solve_square(k, A, b, t, work, ipiv) == 0) {
+        found = signs_ok(r, st, t);
+    } else {
+        double resid;
+        int rank = lcp_lstsq(m, k, A, b, t, &resid, NULL);
+        if (rank < 0) {
+            found = -1;
+        } else if (resid <= NSDAE_TOL_RESIDUAL * r->scale) {
+            if (rank == k) {
+                found = signs_ok(r, st, t);
+            } else {
+                int s = lcp_qp_solve(r, st, o->H, o->g, 0, NULL, NULL, t, ws);
+                if (s == 0) {
+                    dim = lcp_poly_dimension(r, st, 0, NULL, NULL, t, N, ws);
+                    found = dim < 0 ? -1 : 1;
+                } else {
+                    found = s == 1 ? 0 : -1;
+                }
+            }
+        }
+    }
+    if (found == 1) {
+        pc->st = lcp_arena_alloc(ar, (size_t)m + 1);
+        pc->t = lcp_arena_doubles(ar, (size_t)k + 1);
+        pc->z = lcp_arena_doubles(ar, (size_t)r->size);
+        pc->D = lcp_arena_doubles(ar, (size_t)k * (dim > 0 ? dim : 0) + 1);
+        if (ar->failed) {
+            found = -1;
+        } else {
+            memcpy(pc->st, st, (size_t)m);
+            memcpy(pc->t, t, sizeof(double) * (size_t)k);
+            if (dim > 0)
+                memcpy(pc->D, N, sizeof(double) * (size_t)k * dim);
+            lcp_red_z(r, t, pc->z);
+            pc->dim = dim;
+            pc->fval = lcp_objective_eval(o, k, t);
+            pc->flat = dim > 0 ? flat_at(r, st, o, t, ws) : 0;
+        }
+    }
+    free(buf);
+    free(ipiv);
+    return found;
+}
+
+int lcp_piece_list_push(lcp_piece_list *l, const lcp_piece *pc)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 16;
+        lcp_piece *v = realloc(l->v, sizeof *v * (size_t)cap);
+        if (!v)
+            return -1;
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = *pc;
+    return 0;
+}
+
+void lcp_piece_list_free(lcp_piece_list *l)
+{
+    free(l->v);
+    l->v = NULL;
+    l->n = l->cap = 0;
+}
+
+static double dist(int n, const double *a, const double *b, double *scale)
+{
+    double d = 0, s = 0;
+    for (int i = 0; i < n; i++) {
+        d = fmax(d, fabs(a[i] - b[i]));
+        s = fmax(s, fmax(fabs(a[i]), fabs(b[i])));
+    }
+    *scale = 1 + s;
+    return d;
+}
+
+void lcp_piece_list_merge(const lcp_reduced *r, lcp_piece_list *l, lcp_qp_ws *ws)
+{
+    /* largest pieces first: a piece can only be inside one at least as large */
+    for (int i = 1; i < l->n; i++) {
+        lcp_piece x = l->v[i];
+        int j = i - 1;
+        while (j >= 0 && l->v[j].dim < x.dim) {
+            l->v[j + 1] = l->v[j];
+            j--;
+        }
+        l->v[j + 1] = x;
+    }
+    int kept = 0;
+    for (int i = 0; i < l->n; i++) {
+        lcp_piece *p = &l->v[i];
+        int dup = 0;
+        for (int j = 0; j < kept && !dup; j++) {
+            lcp_piece *q = &l->v[j];
+            if (p->dim == 0 && q->dim == 0) {
+                double sc, d = dist(r->size, p->z, q->z, &sc);
+                dup = d <= NSDAE_TOL_SAME_SOLUTION * sc;
+            } else {
+                dup = lcp_piece_contained(r, p->st, p->t, p->dim, p->D, q->st, ws);
+            }
+            if (dup && p->fval < q->fval) {
+                /* same set seen from two patterns: keep the better representative */
+                q->fval = p->fval;
+                q->t = p->t;
+                q->z = p->z;
+                q->flat |= p->flat;
+            }
+        }
+        if (!dup)
+            l->v[kept++] = *p;
+    }
+    l->n = kept;
+}

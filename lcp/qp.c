@@ -1,0 +1,264 @@
+/* Convex QPs over a node of the pattern tree, and the polyhedral questions built on them
+ * (dimension of a piece, containment of one piece in another).
+ *
+ * Method: the QP's KKT system is a monotone LCP ([H -G'; G 0] is positive semidefinite), which
+ * Lemke's method solves exactly by pivoting or proves infeasible by ray termination. This was
+ * preferred to a primal active-set method because the Hessian is only semidefinite (P selects
+ * a subset of z, box rows add variables absent from the objective) and the feasible sets are
+ * degenerate by construction (continua, repeated rows): a primal active-set method needs a
+ * phase-1 and anti-cycling care for exactly these cases, Lemke's lexicographic rule has both. */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int lcp_qp_ws_init(lcp_qp_ws *ws, const lcp_reduced *r, int extra_eq, lcp_arena *ar)
+{
+    int k = r->k, m = r->m;
+    int ny = 2 * k, nc = 3 * m + 2 * extra_eq, L = ny + nc;
+    ws->k = k;
+    ws->m = m;
+    ws->ar = ar;
+    if (lcp_lemke_ws_init(&ws->lemke, L, ar))
+        return -1;
+    ws->LM = lcp_arena_doubles(ar, (size_t)L * L + 1);
+    ws->Lq = lcp_arena_doubles(ar, (size_t)L + 1);
+    ws->Lz = lcp_arena_doubles(ar, (size_t)L + 1);
+    ws->G = lcp_arena_doubles(ar, (size_t)nc * ny + 1);
+    ws->h = lcp_arena_doubles(ar, (size_t)nc + 1);
+    ws->yvar = lcp_arena_alloc(ar, sizeof(int) * ((size_t)ny + 1));
+    ws->ysgn = lcp_arena_doubles(ar, (size_t)ny + 1);
+    ws->tpos = lcp_arena_alloc(ar, sizeof(int) * ((size_t)k + 1));
+    ws->Hy = lcp_arena_doubles(ar, (size_t)ny * ny + 1);
+    ws->gy = lcp_arena_doubles(ar, (size_t)ny + 1);
+    ws->rows = lcp_arena_doubles(ar, (size_t)(nc + 1) * (k + 1));
+    ws->rhs = lcp_arena_doubles(ar, (size_t)nc + 1);
+    return ar->failed ? -1 : 0;
+}
+
+/* Constraint rows a't + b (row-major, k wide) of a node: equalities first (neq), then
+ * inequalities. With unit_rows == 0 the rows v_i = t_i of a vunit problem are left out
+ * (they become variable bounds). */
+static void node_rows(const lcp_reduced *r, const signed char *st, int unit_rows, int nex, const double *Aex,
+                      const double *bex, double *rows, double *b, int *neq, int *nin)
+{
+    int k = r->k, m = r->m, c = 0;
+    /* two passes: equalities, then inequalities */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < m; i++) {
+            int s = st[i];
+            int r_is = (s == LCP_R0) ? 0 : 1;      /* 0: equality, 1: inequality */
+            int v_is = (s == LCP_V0) ? 0 : 1;
+            if (r_is == pass) {
+                for (int j = 0; j < k; j++)
+                    rows[(size_t)c * k + j] = r->R[i + (size_t)j * m];
+                b[c++] = r->r0[i];
+            }
+            if (v_is == pass && (unit_rows || !r->vunit)) {
+                for (int j = 0; j < k; j++)
+                    rows[(size_t)c * k + j] = r->vunit ? (j == i) : r->V[i + (size_t)j * m];
+                b[c++] = r->vunit ? 0.0 : r->v0[i];
+            }
+        }
+        if (pass == 0) {
+            for (int e = 0; e < nex; e++) {
+                memcpy(rows + (size_t)c * k, Aex + (size_t)e * k, sizeof(double) * (size_t)k);
+                b[c++] = -bex[e];
+            }
+            *neq = c;
+        }
+    }
+    *nin = c - *neq;
+}
+
+int lcp_qp_solve(const lcp_reduced *r, const signed char *st, const double *H, const double *g, int nex,
+                 const double *Aex, const double *bex, double *t, lcp_qp_ws *ws)
+{
+    int k = r->k, neq, nin;
+    node_rows(r, st, 0, nex, Aex, bex, ws->rows, ws->rhs, &neq, &nin);
+    int ny = 0;
+    for (int j = 0; j < k; j++) {
+        if (r->vunit) {
+            if (st[j] == LCP_V0) {
+                ws->tpos[j] = -1;
+                continue;
+            }
+            ws->tpos[j] = ny;
+            ws->yvar[ny] = j;
+            ws->ysgn[ny++] = 1;
+        } else {
+            ws->tpos[j] = ny;
+            ws->yvar[ny] = j;
+            ws->ysgn[ny++] = 1;
+            ws->yvar[ny] = j;
+            ws->ysgn[ny++] = -1;
+        }
+    }
+    int nc = 2 * neq + nin, L = ny + nc;
+    double *G = ws->G, *h = ws->h;
+    for (int c = 0, out = 0; c < neq + nin; c++) {
+        const double *a = ws->rows + (size_t)c * k;
+        int copies = c < neq ? 2 : 1;
+        for (int s = 0; s < copies; s++, out++) {
+            double sg = s ? -1.0 : 1.0;
+            for (int p = 0; p < ny; p++)
+                G[(size_t)out * ny + p] = sg * a[ws->yvar[p]] * ws->ysgn[p];
+            h[out] = sg * ws->rhs[c];
+        }
+    }
+    double *LM = ws->LM, *Lq = ws->Lq;
+    memset(LM, 0, sizeof(double) * (size_t)L * L);
+    for (int p = 0; p < ny; p++) {
+        for (int q = 0; q < ny; q++)
+            LM[p + (size_t)q * L] = ws->ysgn[p] * ws->ysgn[q] * H[ws->yvar[p] + (size_t)ws->yvar[q] * k];
+        Lq[p] = ws->ysgn[p] * g[ws->yvar[p]];
+    }
+    for (int c = 0; c < nc; c++) {
+        for (int p = 0; p < ny; p++) {
+            double v = G[(size_t)c * ny + p];
+            LM[p + (size_t)(ny + c) * L] = -v;
+            LM[ny + c + (size_t)p * L] = v;
+        }
+        Lq[ny + c] = h[c];
+    }
+    int status = lcp_lemke(L, LM, Lq, ws->Lz, &ws->lemke);
+    if (status != 0)
+        return status;
+    memset(t, 0, sizeof(double) * (size_t)k);
+    for (int p = 0; p < ny; p++)
+        t[ws->yvar[p]] += ws->ysgn[p] * ws->Lz[p];
+    return 0;
+}
+
+static double row_norm(int k, const double *a)
+{
+    return sqrt(lcp_dot(k, a, 1, a, 1));
+}
+
+/* max_j |a' D_j| */
+static double along(int k, int dim, const double *a, const double *D)
+{
+    double mx = 0;
+    for (int j = 0; j < dim; j++)
+        mx = fmax(mx, fabs(lcp_dot(k, a, 1, D + (size_t)j * k, 1)));
+    return mx;
+}
+
+/* min over the node's polyhedron of a't + b, clamped from below at b_floor:
+ * min 1/2 (a't + b - target)^2 lands on clamp(target, min, max). */
+static int clamp_qp(const lcp_reduced *r, const signed char *st, int nex, const double *Aex, const double *bex,
+                    const double *a, double b, double target, double *t, double *H, double *g, lcp_qp_ws *ws,
+                    double *value)
+{
+    int k = r->k;
+    for (int i = 0; i < k; i++) {
+        for (int j = 0; j < k; j++)
+            H[i + (size_t)j * k] = a[i] * a[j];
+        g[i] = a[i] * (b - target);
+    }
+    int s = lcp_qp_solve(r, st, H, g, nex, Aex, bex, t, ws);
+    if (s != 0)
+        return s;
+    *value = lcp_dot(k, a, 1, t, 1) + b;
+    return 0;
+}
+
+int lcp_poly_dimension(const lcp_reduced *r, const signed char *st, int nex, const double *Aex,
+                       const double *bex, const double *t0, double *D, lcp_qp_ws *ws)
+{
+    int k = r->k, m = r->m, cap = 2 * m + nex;
+    double tol = NSDAE_TOL_SLACK * r->scale;
+    size_t need = (size_t)cap * k + 2 * (size_t)cap + (size_t)cap * k + (size_t)k * k * 2 + 3 * (size_t)k + 1;
+    double *buf = malloc(sizeof(double) * need);
+    signed char *state = malloc((size_t)cap + 1);
+    if (!buf || !state) {
+        free(buf);
+        free(state);
+        return -1;
+    }
+    double *rows = buf, *b = rows + (size_t)cap * k, *E = b + cap, *N = E + (size_t)cap * k;
+    double *H = N + (size_t)k * k, *g = H + (size_t)k * k, *t = g + k, *sol = t + k, *zero = sol + k;
+    int neq, nin, dim = -1;
+    node_rows(r, st, 1, nex, Aex, bex, rows, b, &neq, &nin);
+    /* state of each inequality: 0 unknown, 1 strictly satisfiable, 2 implicit equality */
+    memset(state, 0, (size_t)cap);
+    for (int pass = 0; pass < 2; pass++) {
+        /* E: the equalities (and, on the second pass, the implicit ones), column-major */
+        int ne = 0;
+        for (int c = 0; c < neq + nin; c++)
+            if (c < neq || state[c] == 2)
+                ne++;
+        int row = 0;
+        for (int c = 0; c < neq + nin; c++) {
+            if (!(c < neq || state[c] == 2))
+                continue;
+            for (int j = 0; j < k; j++)
+                E[row + (size_t)j * ne] = rows[(size_t)c * k + j];
+            row++;
+        }
+        double resid;
+        memset(zero, 0, sizeof(double) * (size_t)cap);
+        int rank = lcp_lstsq(ne, k, E, zero, sol, &resid, N);
+        if (rank < 0)
+            goto done;
+        int k0 = k - rank;
+        if (pass == 1 || k0 == 0) {
+            dim = k0;
+            if (D)
+                memcpy(D, N, sizeof(double) * (size_t)k * k0);
+            break;
+        }
+        for (int c = neq; c < neq + nin; c++) {
+            const double *a = rows + (size_t)c * k;
+            if (state[c] || along(k, k0, a, N) <= NSDAE_TOL_RANK * (1 + row_norm(k, a)))
+                continue;   /* constant along the equalities: cannot cut the dimension */
+            if (lcp_dot(k, a, 1, t0, 1) + b[c] > tol) {
+                state[c] = 1;
+                continue;
+            }
+            double val;
+            if (clamp_qp(r, st, nex, Aex, bex, a, b[c], r->scale, t, H, g, ws, &val) != 0)
+                goto done;
+            for (int c2 = neq; c2 < neq + nin; c2++)
+                if (!state[c2] && lcp_dot(k, rows + (size_t)c2 * k, 1, t, 1) + b[c2] > tol)
+                    state[c2] = 1;
+            if (val <= tol)
+                state[c] = 2;
+        }
+    }
+done:
+    free(buf);
+    free(state);
+    return dim;
+}
+
+int lcp_piece_contained(const lcp_reduced *r, const signed char *st_a, const double *t_a, int dim_a,
+                        const double *D_a, const signed char *st_b, lcp_qp_ws *ws)
+{
+    int k = r->k, cap = 2 * r->m;
+    double tol = NSDAE_TOL_SLACK * r->scale;
+    double *buf = malloc(sizeof(double) * ((size_t)cap * k + cap + 2 * (size_t)k * k + (size_t)k + 1));
+    if (!buf)
+        return 0;
+    double *rows = buf, *b = rows + (size_t)cap * k, *H = b + cap, *g = H + (size_t)k * k, *t = g + k;
+    int neq, nin, inside = 1;
+    node_rows(r, st_b, 1, 0, NULL, NULL, rows, b, &neq, &nin);
+    for (int c = 0; c < neq + nin && inside; c++) {
+        const double *a = rows + (size_t)c * k;
+        double at = lcp_dot(k, a, 1, t_a, 1) + b[c];
+        double moves = along(k, dim_a, a, D_a);
+        double atol = NSDAE_TOL_RANK * (1 + row_norm(k, a)) * r->scale;
+        if (c < neq) {
+            inside = fabs(at) <= tol && moves <= atol;
+        } else if (at < -tol) {
+            inside = 0;
+        } else if (moves > atol) {
+            double val;
+            if (clamp_qp(r, st_a, 0, NULL, NULL, a, b[c], -r->scale, t, H, g, ws, &val) != 0 || val < -tol)
+                inside = 0;
+        }
+    }
+    free(buf);
+    return inside;
+}

@@ -1,0 +1,379 @@
+/* Siconos numerics 4.4 behind guards: every call runs under setjmp(*sn_get_jmp_buf()) so a
+ * numerics_error returns here instead of aborting; only solver ids known to work on dense
+ * storage are ever passed (an unknown id exits the process); SolverOptions are created per
+ * call because Siconos never resizes their work arrays; the block description is always set
+ * so that MLCP ENUM takes its silent path; every answer is checked against the caller's MLCP. */
+#include "internal.h"
+
+#include <siconos/numerics/LCP_Solvers.h>
+#include <siconos/numerics/LinearComplementarityProblem.h>
+#include <siconos/numerics/MLCP_Solvers.h>
+#include <siconos/numerics/MixedLinearComplementarityProblem.h>
+#include <siconos/numerics/NonSmoothDrivers.h>
+#include <siconos/numerics/NumericsMatrix.h>
+#include <siconos/numerics/NumericsVerbose.h>
+#include <siconos/numerics/SolverOptions.h>
+#include <siconos/numerics/lcp_cst.h>
+#include <siconos/numerics/mlcp_cst.h>
+#include <siconos/numerics/sn_error_handling.h>
+
+#include <lapacke.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The guarded calls live in their own small functions so that no local variable is modified
+ * between setjmp and a possible longjmp (nothing to clobber). Return -1 after a longjmp. */
+static int guarded_mlcp_driver(MixedLinearComplementarityProblem *p, double *z, double *w, SolverOptions *o,
+                               int *info)
+{
+    if (setjmp(*sn_get_jmp_buf())) {
+        sn_release_jmp_buf();
+        return -1;
+    }
+    *info = mlcp_driver(p, z, w, o);
+    sn_release_jmp_buf();
+    return 0;
+}
+
+static int guarded_lcp_driver(LinearComplementarityProblem *p, double *z, double *w, SolverOptions *o, int *info)
+{
+    if (setjmp(*sn_get_jmp_buf())) {
+        sn_release_jmp_buf();
+        return -1;
+    }
+    *info = linearComplementarity_driver(p, z, w, o);
+    sn_release_jmp_buf();
+    return 0;
+}
+
+static int guarded_lcp_enum(LinearComplementarityProblem *p, double *z, double *w, SolverOptions *o, int *info)
+{
+    if (setjmp(*sn_get_jmp_buf())) {
+        sn_release_jmp_buf();
+        return -1;
+    }
+    lcp_enum(p, z, w, info, o);
+    sn_release_jmp_buf();
+    return 0;
+}
+
+static const char *fatal_msg(void)
+{
+    const char *m = sn_fatal_error_msg();
+    return m ? m : "(no message)";
+}
+
+static int is_pure_lcp(const nsdae_mlcp *p)
+{
+    for (int i = 0; p->kind && i < p->size; i++)
+        if (p->kind[i] != NSDAE_ROW_COMPLEMENTARITY)
+            return 0;
+    return 1;
+}
+
+/* Accept a returned point only if it solves the caller's problem. */
+static nsdae_status check_answer(const nsdae_mlcp *p, const char *solver, double *z, double *w, nsdae_error *err)
+{
+    lcp_caller_w(p, z, w);
+    double viol = lcp_caller_violation(p, z, w);
+    if (!(viol <= NSDAE_TOL_RESIDUAL))
+        return nsdae_error_set(err, NSDAE_NO_SOLUTION,
+                               "siconos %s: returned point violates the MLCP by %.3g (relative)", solver, viol);
+    return NSDAE_OK;
+}
+
+static nsdae_status solve_mlcp_enum(const nsdae_mlcp *p, double *z, double *w, lcp_arena *ar, nsdae_error *err)
+{
+    lcp_std s;
+    nsdae_status st = lcp_std_build(p, ar, &s, err);
+    if (st)
+        return st;
+    int nx = s.nx;
+    double *x = lcp_arena_doubles(ar, (size_t)nx + 1), *wx = lcp_arena_doubles(ar, (size_t)nx + 1);
+    if (!x || !wx)
+        return nsdae_error_set(err, NSDAE_NOMEM, "siconos enum: out of memory");
+    if (nx == 0) {   /* every caller row was a fixed box */
+        lcp_std_to_caller(&s, x, z);
+        return check_answer(p, "enum", z, w, err);
+    }
+    int rows[3], comp[2];
+    if (s.n > 0 && s.m > 0) {
+        rows[0] = 0, rows[1] = s.n, rows[2] = nx;
+        comp[0] = 0, comp[1] = 1;
+    } else {
+        rows[0] = 0, rows[1] = nx;
+        comp[0] = s.m > 0;
+    }
+    MixedLinearComplementarityProblem mp;
+    memset(&mp, 0, sizeof mp);
+    mp.isStorageType1 = 1;
+    mp.n = s.n;
+    mp.m = s.m;
+    mp.blocksRows = rows;
+    mp.blocksIsComp = comp;
+    mp.M = NM_create_from_data(NM_DENSE, nx, nx, s.A);
+    mp.q = s.c;
+    SolverOptions *o = solver_options_create(SICONOS_MLCP_ENUM);
+    if (!mp.M || !o) {
+        if (o) {
+            solver_options_delete(o);
+            free(o);
+        }
+        if (mp.M)
+            NM_free_not_dense(mp.M);
+        return nsdae_error_set(err, NSDAE_NOMEM, "siconos enum: out of memory");
+    }
+    numerics_set_verbose(0);
+    int info = 1;
+    int g = guarded_mlcp_driver(&mp, x, wx, o, &info);
+    solver_options_delete(o);
+    free(o);
+    NM_free_not_dense(mp.M);
+    if (g)
+        return nsdae_error_set(err, NSDAE_NUMERICAL, "siconos enum: numerics error: %s", fatal_msg());
+    if (info != 0)
+        return nsdae_error_set(err, NSDAE_NO_SOLUTION, "siconos enum: no solution found (info %d)", info);
+    lcp_std_to_caller(&s, x, z);
+    return check_answer(p, "enum", z, w, err);
+}
+
+static nsdae_status solve_lcp(const nsdae_mlcp *p, const char *name, int id, double *z, double *w, lcp_arena *ar,
+                              nsdae_error *err)
+{
+    if (!is_pure_lcp(p))
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT,
+                               "siconos %s: only pure LCPs (every row a complementarity row) are accepted", name);
+    int N = p->size;
+    double *M = lcp_arena_doubles(ar, (size_t)N * N), *q = lcp_arena_doubles(ar, (size_t)N);
+    if (!M || !q)
+        return nsdae_error_set(err, NSDAE_NOMEM, "siconos %s: out of memory", name);
+    memcpy(M, p->M, sizeof(double) * (size_t)N * N);
+    memcpy(q, p->q, sizeof(double) * (size_t)N);
+    LinearComplementarityProblem lp;
+    lp.size = N;
+    lp.M = NM_create_from_data(NM_DENSE, N, N, M);
+    lp.q = q;
+    SolverOptions *o = solver_options_create(id);
+    if (!lp.M || !o) {
+        if (o) {
+            solver_options_delete(o);
+            free(o);
+        }
+        if (lp.M)
+            NM_free_not_dense(lp.M);
+        return nsdae_error_set(err, NSDAE_NOMEM, "siconos %s: out of memory", name);
+    }
+    /* Lemke's default 1e-6 would accept visibly wrong answers; ENUM's is its sign tolerance. */
+    o->dparam[SICONOS_DPARAM_TOL] = id == SICONOS_LCP_LEMKE ? 1e-12 : NSDAE_TOL_SIGN;
+    numerics_set_verbose(0);
+    int info = 1;
+    int g = guarded_lcp_driver(&lp, z, w, o, &info);
+    solver_options_delete(o);
+    free(o);
+    NM_free_not_dense(lp.M);
+    if (g)
+        return nsdae_error_set(err, NSDAE_NUMERICAL, "siconos %s: numerics error: %s", name, fatal_msg());
+    if (info != 0)
+        return nsdae_error_set(err, NSDAE_NO_SOLUTION, "siconos %s: no solution found (info %d)", name, info);
+    return check_answer(p, name, z, w, err);
+}
+
+nsdae_status nsdae_lcp_solve_siconos(const nsdae_mlcp *p, const char *solver, double *z, double *w,
+                                     nsdae_error *err)
+{
+    nsdae_status st = nsdae_mlcp_validate(p, err);
+    if (st)
+        return st;
+    if (!solver)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "siconos: solver name is NULL");
+    if (!z || !w)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "siconos: z or w is NULL");
+    lcp_arena ar = {0};
+    if (!strcmp(solver, "enum"))
+        st = solve_mlcp_enum(p, z, w, &ar, err);
+    else if (!strcmp(solver, "lemke"))
+        st = solve_lcp(p, "lemke", SICONOS_LCP_LEMKE, z, w, &ar, err);
+    else if (!strcmp(solver, "lcp-enum"))
+        st = solve_lcp(p, "lcp-enum", SICONOS_LCP_ENUM, z, w, &ar, err);
+    else
+        st = nsdae_error_set(err, NSDAE_INVALID_INPUT,
+                             "siconos: unknown solver \"%s\" (known: enum, lemke, lcp-enum)", solver);
+    lcp_arena_free(&ar);
+    return st;
+}
+
+/* ---- all basic solutions: Schur complement + lcp_enum with SEED restarts ---------------- */
+
+typedef struct restart_ctx {
+    const nsdae_mlcp *p;
+    lcp_std s;
+    double *Auu_lu;   /* LU of the equality block, for u = -A^{-1}(C v + a) */
+    int *ipiv;
+    lcp_piece_list list;
+    lcp_arena *ar;
+} restart_ctx;
+
+static int add_point(restart_ctx *c, const double *v)
+{
+    lcp_std *s = &c->s;
+    int n = s->n, nx = s->nx, N = c->p->size;
+    double *x = lcp_arena_doubles(c->ar, (size_t)nx + 1), *z = lcp_arena_doubles(c->ar, (size_t)N);
+    double *w = lcp_arena_doubles(c->ar, (size_t)N);
+    if (!x || !z || !w)
+        return -1;
+    memcpy(x + n, v, sizeof(double) * (size_t)s->m);
+    for (int i = 0; i < n; i++) {
+        double r = -s->c[i];
+        for (int j = 0; j < s->m; j++)
+            r -= s->A[i + (size_t)(n + j) * nx] * v[j];
+        x[i] = r;
+    }
+    if (n > 0 && LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', n, 1, c->Auu_lu, n, c->ipiv, x, nx) != 0)
+        return -1;
+    lcp_std_to_caller(s, x, z);
+    lcp_caller_w(c->p, z, w);
+    if (!(lcp_caller_violation(c->p, z, w) <= NSDAE_TOL_RESIDUAL))
+        return 0;   /* lcp_enum has no residual check: a near-singular pattern can return junk */
+    for (int i = 0; i < c->list.n; i++) {
+        double d = 0, sc = 0;
+        for (int j = 0; j < N; j++) {
+            d = fmax(d, fabs(c->list.v[i].z[j] - z[j]));
+            sc = fmax(sc, fabs(z[j]));
+        }
+        if (d <= NSDAE_TOL_SAME_SOLUTION * (1 + sc))
+            return 0;
+    }
+    lcp_piece pc = {0};
+    pc.z = z;
+    return lcp_piece_list_push(&c->list, &pc);
+}
+
+nsdae_status nsdae_lcp_enumerate_siconos_restart(const nsdae_mlcp *p, nsdae_lcp_solution_set **out,
+                                                 nsdae_error *err)
+{
+    if (!out)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "siconos restart: out is NULL");
+    *out = NULL;
+    nsdae_status st = nsdae_mlcp_validate(p, err);
+    if (st)
+        return st;
+    lcp_arena ar = {0};
+    restart_ctx c = {0};
+    c.p = p;
+    c.ar = &ar;
+    long visited = 0;
+    LinearComplementarityProblem *lp = NULL;
+    SolverOptions *o = NULL;
+    if ((st = lcp_std_build(p, &ar, &c.s, err)))
+        goto done;
+    int n = c.s.n, m = c.s.m, nx = c.s.nx;
+    if (m > NSDAE_LCP_ENUM_MAX_M) {
+        st = nsdae_error_set(err, NSDAE_LIMIT, "siconos restart: %d complementarity rows exceed the limit %d", m,
+                             NSDAE_LCP_ENUM_MAX_M);
+        goto done;
+    }
+    /* The Schur complement needs an invertible equality block; check it here, where a
+     * singular one is a status, rather than inside Siconos. */
+    double *Auu = lcp_arena_doubles(&ar, (size_t)n * n + 1), *tmp = lcp_arena_doubles(&ar, (size_t)n + 1);
+    c.Auu_lu = lcp_arena_doubles(&ar, (size_t)n * n + 1);
+    c.ipiv = lcp_arena_alloc(&ar, sizeof(int) * ((size_t)n + 1));
+    double *v = lcp_arena_doubles(&ar, (size_t)m + 1), *wv = lcp_arena_doubles(&ar, (size_t)m + 1);
+    if (ar.failed) {
+        st = nsdae_error_set(err, NSDAE_NOMEM, "siconos restart: out of memory");
+        goto done;
+    }
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            Auu[i + (size_t)j * n] = c.s.A[i + (size_t)j * nx];
+    if (n > 0 && lcp_solve_square(n, Auu, c.s.c, tmp, c.Auu_lu, c.ipiv) != 0) {
+        st = nsdae_error_set(err, NSDAE_NUMERICAL,
+                             "siconos restart: the %d x %d equality block is singular or ill conditioned", n, n);
+        goto done;
+    }
+    if (m == 0) {
+        if (add_point(&c, v) < 0)
+            st = nsdae_error_set(err, NSDAE_NOMEM, "siconos restart: out of memory");
+        visited = 1;
+        goto build;
+    }
+    /* Schur complement by hand: M_lcp = B - D A^{-1} C, q_lcp = b - D A^{-1} a. Siconos
+     * mlcp_to_lcp is not used: with (M,q) storage it mis-indexes C and D when n != m (notes
+     * 4.3), and even on ABCD storage filled by hand it leaks three NumericsMatrix temporaries
+     * and a work array per call (seen under LeakSanitizer). */
+    {
+        lp = newLCP();
+        double *M = malloc(sizeof(double) * (size_t)m * m), *q = malloc(sizeof(double) * (size_t)m);
+        double *AinvC = lcp_arena_doubles(&ar, (size_t)n * (m + 1) + 1);
+        if (!lp || !M || !q || !AinvC) {
+            free(M);
+            free(q);
+            st = nsdae_error_set(err, NSDAE_NOMEM, "siconos restart: out of memory");
+            goto done;
+        }
+        lp->size = m;
+        lp->M = NM_create_from_data(NM_DENSE, m, m, M);   /* lp owns M and q from here */
+        lp->q = q;
+        /* columns 0..m-1: A^{-1} C; column m: A^{-1} a */
+        for (int j = 0; j <= m; j++)
+            for (int i = 0; i < n; i++)
+                AinvC[i + (size_t)j * n] = j < m ? c.s.A[i + (size_t)(n + j) * nx] : c.s.c[i];
+        if (n > 0 && LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', n, m + 1, c.Auu_lu, n, c.ipiv, AinvC, n) != 0) {
+            st = nsdae_error_set(err, NSDAE_NUMERICAL, "siconos restart: back substitution failed");
+            goto done;
+        }
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j <= m; j++) {
+                double val = j < m ? c.s.A[n + i + (size_t)(n + j) * nx] : c.s.c[n + i];
+                for (int l = 0; l < n; l++)
+                    val -= c.s.A[n + i + (size_t)l * nx] * AinvC[l + (size_t)j * n];
+                if (j < m)
+                    M[i + (size_t)j * m] = val;
+                else
+                    q[i] = val;
+            }
+        }
+    }
+    o = solver_options_create(SICONOS_LCP_ENUM);
+    if (!o) {
+        st = nsdae_error_set(err, NSDAE_NOMEM, "siconos restart: out of memory");
+        goto done;
+    }
+    o->dparam[SICONOS_DPARAM_TOL] = NSDAE_TOL_SIGN;
+    unsigned long long npat = 1ULL << m, seed = 0;
+    while (seed < npat) {
+        int info = 1;
+        o->iparam[SICONOS_LCP_IPARAM_ENUM_SEED] = (int)seed;
+        if (guarded_lcp_enum(lp, v, wv, o, &info)) {
+            st = nsdae_error_set(err, NSDAE_NUMERICAL, "siconos restart: lcp_enum failed: %s", fatal_msg());
+            goto done;
+        }
+        if (info != 0)
+            break;
+        unsigned long long found = (unsigned long long)o->iparam[SICONOS_LCP_IPARAM_ENUM_CURRENT_ENUM];
+        if (found < seed)   /* wrapped past 2^m: every pattern has been seen */
+            break;
+        visited = (long)found + 1;
+        if (add_point(&c, v) < 0) {
+            st = nsdae_error_set(err, NSDAE_NOMEM, "siconos restart: out of memory");
+            goto done;
+        }
+        seed = found + 1;
+    }
+    if (visited < (long)npat)
+        visited = (long)npat;
+build:
+    if (!st)
+        st = lcp_set_from_pieces(p->size, &c.list, visited, out, err);
+done:
+    if (o) {
+        solver_options_delete(o);
+        free(o);
+    }
+    if (lp)
+        freeLinearComplementarityProblem(lp);
+    lcp_piece_list_free(&c.list);
+    lcp_arena_free(&ar);
+    return st;
+}
