@@ -14,7 +14,7 @@
  * F(t_{k+1}, q_k, v_k), exactly Siconos' theta-weighting of the external forces. The scheme stays
  * of order 1 across impacts, the order it has anyway.
  *
- * With W = G_a M^-1 G_a^T (Cholesky of M through LAPACK, never an explicit inverse) and
+ * With W = G_a M^-1 G_a^T (Cholesky factor of M from LAPACK, never an explicit inverse) and
  * v_free = v_k + h M^-1 F_theta, the step's LCP is 0 <= W P_a + G_a v_free + e_a G_a v_k _|_ P_a >= 0.
  * Option `dissipative` (lagrangian.h) takes e = 1 on active contacts that are separating.
  */
@@ -88,6 +88,27 @@ static nsdae_status evaluate_mass(const nsdae_lagrangian *s, mj_work *w, nsdae_e
     return NSDAE_OK;
 }
 
+/* Solves M x = b in place for nrhs columns (leading dimension n) with the Cholesky factor L of M
+ * (lower triangle, from dpotrf). Written out rather than through dpotrs: for the few degrees of
+ * freedom of contact problems the LAPACK/BLAS call overhead costs more than the arithmetic and
+ * was most of a step's time. */
+static void cholesky_solve(const double *L, int n, int nrhs, double *b)
+{
+    for (int r = 0; r < nrhs; r++) {
+        double *x = b + (size_t)r * n;
+        for (int i = 0; i < n; i++) { /* L y = b */
+            double sum = x[i];
+            for (int j = 0; j < i; j++) sum -= L[i + (size_t)j * n] * x[j];
+            x[i] = sum / L[i + (size_t)i * n];
+        }
+        for (int i = n - 1; i >= 0; i--) { /* L^T x = y */
+            double sum = x[i];
+            for (int j = i + 1; j < n; j++) sum -= L[j + (size_t)i * n] * x[j];
+            x[i] = sum / L[i + (size_t)i * n];
+        }
+    }
+}
+
 /* Which contacts are active for the step (Siconos' rule, see the top), and G v_k for all. */
 static int select_active(mj_work *w, double h)
 {
@@ -115,8 +136,7 @@ static nsdae_status impact_step(const nsdae_lagrangian *s, mj_work *w, int m, in
             w->Ga[a + (size_t)j * m] = gij;
             w->X[j + (size_t)a * n] = gij; /* X = G_a^T, then M^-1 G_a^T in place */
         }
-    lapack_int info = LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, m, w->M, n, w->X, n);
-    if (info != 0) return nsdae_error_set(err, NSDAE_NUMERICAL, "LAPACK dpotrs failed (%d)", (int)info);
+    cholesky_solve(w->M, n, m, w->X);
     for (int a = 0; a < m; a++) {
         for (int b = 0; b < m; b++) {
             double sum = 0.0;
@@ -156,8 +176,7 @@ static nsdae_status one_step(const nsdae_lagrangian *s, mj_work *w, double t0, d
     if (s->forces(t0, w->q, w->v, w->F0, s->ctx) != 0 || s->forces(t0 + h, w->q, w->v, w->F1, s->ctx) != 0)
         return nsdae_error_set(err, NSDAE_NUMERICAL, "the forces callback failed");
     for (int j = 0; j < n; j++) w->rhs[j] = h * ((1.0 - theta) * w->F0[j] + theta * w->F1[j]);
-    lapack_int info = LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, w->M, n, w->rhs, n);
-    if (info != 0) return nsdae_error_set(err, NSDAE_NUMERICAL, "LAPACK dpotrs failed (%d)", (int)info);
+    cholesky_solve(w->M, n, 1, w->rhs);
     for (int j = 0; j < n; j++) w->v1[j] = w->v[j] + w->rhs[j]; /* v_free */
 
     *nactive = 0;
