@@ -1,6 +1,9 @@
 /* Contact LCPs of Moreau-Jean. One active contact (the common case: a ball on the ground, a
  * rope) is a scalar problem solved in closed form, which keeps a step at a fraction of a
- * microsecond; several contacts go to the complementarity layer's Lemke. */
+ * microsecond; several contacts go to the complementarity layer's Lemke (Siconos' default LCP
+ * solver for MoreauJeanOSI too). No minimal-norm selection is needed: W = G M^-1 G^T is positive
+ * semidefinite, so every solution of the LCP has the same w and the same M^-1 G^T P, hence the
+ * same v_{k+1}; only the split of P among dependent contacts can differ. */
 #include "stepping/contact_lcp.h"
 
 #include <nsdae/lcp.h>

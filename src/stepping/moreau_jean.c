@@ -20,6 +20,7 @@
  */
 #include <nsdae/lagrangian.h>
 #include <nsdae/stepper.h>
+#include <nsdae/tolerances.h>
 
 #include "stepping/contact_lcp.h"
 
@@ -118,7 +119,7 @@ static int select_active(mj_work *w, double h)
         double gv = 0.0;
         for (int j = 0; j < n; j++) gv += w->G[c + (size_t)j * nc] * w->v[j];
         w->Gv[c] = gv;
-        w->active[c] = w->g[c] + 0.5 * h * gv <= 0.0;
+        w->active[c] = w->g[c] + 0.5 * h * gv <= NSDAE_MJ_ACTIVATION_THRESHOLD;
         w->P[c] = 0.0;
         if (w->active[c]) w->idx[m++] = c;
     }

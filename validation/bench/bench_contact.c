@@ -149,6 +149,7 @@ int main(int argc, char **argv)
         }
     }
     if (use_peer && worst)
-        printf("siconos peer unavailable at %s (built only with a C++ compiler and libsiconos-kernel-dev)\n", peer);
+        printf("siconos peer unavailable at %s (built only with a C++ compiler and libsiconos-kernel-dev, and not in\n"
+               "the sanitizer build)\n", peer);
     return 0;
 }
