@@ -42,7 +42,7 @@ void nsdae_moreau_defaults(nsdae_moreau_options *o)
 typedef struct mj_work {
     int n, nc;
     double *q, *v, *q1, *v1;     /* n */
-    double *M;                   /* n x n, its Cholesky factor after factor_mass */
+    double *M;                   /* n x n, its Cholesky factor after evaluate_mass */
     double *F0, *F1, *rhs;       /* n */
     double *g, *G, *Gv;          /* nc, nc x n, nc */
     double *Ga, *X, *W;          /* active rows: m x n, n x m (M^-1 Ga^T), m x m */

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct bench_model {
     const char *nsdae_name, *peer_name;
@@ -92,7 +93,7 @@ static double run_peer(const char *peer, const bench_model *m, int repeats, doub
 static double time_peer(const char *peer, const bench_model *m, double budget, double *q_final, int ndof)
 {
     double seconds;
-    if (isnan(run_peer(peer, m, 1, q_final, ndof, &seconds))) return NAN;
+    if (access(peer, X_OK) != 0 || isnan(run_peer(peer, m, 1, q_final, ndof, &seconds))) return NAN;
     int repeats = seconds > 0.0 ? (int)fmin(10000.0, fmax(1.0, budget / seconds)) : 100;
     return run_peer(peer, m, repeats, q_final, ndof, &seconds);
 }
