@@ -18,5 +18,7 @@
 
 /* Steppers */
 #define NSDAE_TOL_STOP_TIME     1e-12  /* relative: a last step shorter than this is merged */
+#define NSDAE_MJ_ACTIVATION_THRESHOLD 0.0 /* Moreau-Jean: contact active when g + (h/2) G v <= this
+                                             (Siconos' MoreauJeanOSI default) */
 
 #endif

@@ -1,0 +1,80 @@
+/* Lagrangian contact form: allocation, naming and validation. The numbers come from callbacks;
+ * this file only owns the arrays a model carries with it (initial state, restitutions, names). */
+#include <nsdae/lagrangian.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+nsdae_status nsdae_lagrangian_create(int ndof, int ncontacts, nsdae_lagrangian **out, nsdae_error *err)
+{
+    *out = NULL;
+    if (ndof < 1 || ncontacts < 0)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT,
+                               "lagrangian: sizes ndof=%d, ncontacts=%d (need ndof >= 1, ncontacts >= 0)", ndof,
+                               ncontacts);
+    nsdae_lagrangian *s = calloc(1, sizeof *s);
+    if (!s) return nsdae_error_set(err, NSDAE_NOMEM, "lagrangian: out of memory");
+    s->ndof = ndof;
+    s->ncontacts = ncontacts;
+    /* +1 so that a system without contacts still has valid (empty) arrays */
+    s->q0 = calloc((size_t)ndof, sizeof *s->q0);
+    s->v0 = calloc((size_t)ndof, sizeof *s->v0);
+    s->restitution = calloc((size_t)ncontacts + 1, sizeof *s->restitution);
+    s->q_names = calloc((size_t)ndof, sizeof *s->q_names);
+    s->c_names = calloc((size_t)ncontacts + 1, sizeof *s->c_names);
+    if (!s->q0 || !s->v0 || !s->restitution || !s->q_names || !s->c_names) {
+        nsdae_lagrangian_destroy(s);
+        return nsdae_error_set(err, NSDAE_NOMEM, "lagrangian: out of memory");
+    }
+    *out = s;
+    return NSDAE_OK;
+}
+
+void nsdae_lagrangian_destroy(nsdae_lagrangian *s)
+{
+    if (!s) return;
+    if (s->ctx_free) s->ctx_free(s->ctx);
+    for (int i = 0; s->q_names && i < s->ndof; i++) free(s->q_names[i]);
+    for (int i = 0; s->c_names && i < s->ncontacts; i++) free(s->c_names[i]);
+    free(s->q_names); free(s->c_names);
+    free(s->q0); free(s->v0); free(s->restitution);
+    free(s);
+}
+
+nsdae_status nsdae_lagrangian_set_name(nsdae_lagrangian *s, char which, int index, const char *name,
+                                       nsdae_error *err)
+{
+    char **slot;
+    if (which == 'q' && index >= 0 && index < s->ndof) slot = &s->q_names[index];
+    else if (which == 'c' && index >= 0 && index < s->ncontacts) slot = &s->c_names[index];
+    else
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "lagrangian: no name slot '%c' %d", which, index);
+    size_t len = strlen(name);
+    char *copy = malloc(len + 1);
+    if (!copy) return nsdae_error_set(err, NSDAE_NOMEM, "lagrangian: out of memory");
+    memcpy(copy, name, len + 1);
+    free(*slot);
+    *slot = copy;
+    return NSDAE_OK;
+}
+
+nsdae_status nsdae_lagrangian_validate(const nsdae_lagrangian *s, nsdae_error *err)
+{
+    if (!s || s->ndof < 1 || s->ncontacts < 0)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "lagrangian: missing system or bad sizes");
+    if (!s->mass || !s->forces)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "lagrangian: the mass and forces callbacks are required");
+    if (s->ncontacts > 0 && (!s->gaps || !s->gap_jacobian))
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT,
+                               "lagrangian: %d contacts need the gaps and gap_jacobian callbacks", s->ncontacts);
+    for (int j = 0; j < s->ndof; j++)
+        if (!isfinite(s->q0[j]) || !isfinite(s->v0[j]))
+            return nsdae_error_set(err, NSDAE_INVALID_INPUT, "lagrangian: initial value of %s is not finite",
+                                   s->q_names[j] ? s->q_names[j] : "a coordinate");
+    for (int c = 0; c < s->ncontacts; c++)
+        if (!(s->restitution[c] >= 0.0 && s->restitution[c] <= 1.0))
+            return nsdae_error_set(err, NSDAE_INVALID_INPUT, "lagrangian: restitution %g of contact %s is not in [0, 1]",
+                                   s->restitution[c], s->c_names[c] ? s->c_names[c] : "(unnamed)");
+    return NSDAE_OK;
+}

@@ -1,0 +1,279 @@
+/* Moreau-Jean time stepping for the Lagrangian contact form, as Siconos' MoreauJeanOSI with a
+ * NewtonImpactNSL and one LCP per step (Acary & Brogliato 2008, ch. 11):
+ *
+ *   M(q_k) (v_{k+1} - v_k) = h F_theta + G(q_k)^T P
+ *   q_{k+1} = q_k + h [(1 - theta) v_k + theta v_{k+1}]
+ *   for the active contacts a:  0 <= (G v_{k+1})_a + e_a (G v_k)_a  _|_  P_a >= 0,  P = 0 elsewhere.
+ *
+ * Activation: MoreauJeanOSI::addInteractionInIndexSet with its default gamma = 1/2 and threshold 0:
+ * contact c is active for the step when the position predicted half a step ahead,
+ * g_c(q_k) + (h/2) (G(q_k) v_k)_c, is <= 0.
+ *
+ * Linearisation: M, G and the state arguments of F are taken at the start of the step (q_k, v_k),
+ * which is Siconos' first Newton iterate; F_theta = (1 - theta) F(t_k, q_k, v_k) + theta
+ * F(t_{k+1}, q_k, v_k), exactly Siconos' theta-weighting of the external forces. The scheme stays
+ * of order 1 across impacts, the order it has anyway.
+ *
+ * With W = G_a M^-1 G_a^T (Cholesky factor of M from LAPACK, never an explicit inverse) and
+ * v_free = v_k + h M^-1 F_theta, the step's LCP is 0 <= W P_a + G_a v_free + e_a G_a v_k _|_ P_a >= 0.
+ * Option `dissipative` (lagrangian.h) takes e = 1 on active contacts that are separating.
+ */
+#include <nsdae/lagrangian.h>
+#include <nsdae/stepper.h>
+#include <nsdae/tolerances.h>
+
+#include "stepping/contact_lcp.h"
+
+#include <lapacke.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void nsdae_moreau_defaults(nsdae_moreau_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->theta = 0.5;
+    o->stop = 1.0;
+    o->nsteps = 100;
+}
+
+/* Every array a run needs, allocated once. */
+typedef struct mj_work {
+    int n, nc;
+    double *q, *v, *q1, *v1;     /* n */
+    double *M;                   /* n x n, its Cholesky factor after evaluate_mass */
+    double *F0, *F1, *rhs;       /* n */
+    double *g, *G, *Gv;          /* nc, nc x n, nc */
+    double *Ga, *X, *W;          /* active rows: m x n, n x m (M^-1 Ga^T), m x m */
+    double *qa, *Pa, *wa;        /* m */
+    double *P;                   /* nc percussions of the step */
+    int *active, *idx;           /* nc flags, m indices */
+} mj_work;
+
+static void work_free(mj_work *w)
+{
+    free(w->q); free(w->v); free(w->q1); free(w->v1); free(w->M); free(w->F0); free(w->F1); free(w->rhs);
+    free(w->g); free(w->G); free(w->Gv); free(w->Ga); free(w->X); free(w->W); free(w->qa); free(w->Pa);
+    free(w->wa); free(w->P); free(w->active); free(w->idx);
+}
+
+static int work_init(mj_work *w, int n, int nc)
+{
+    memset(w, 0, sizeof *w);
+    w->n = n;
+    w->nc = nc;
+    size_t N = (size_t)n, C = (size_t)nc + 1; /* +1: valid pointers when there is no contact */
+    w->q = malloc(N * sizeof(double)); w->v = malloc(N * sizeof(double));
+    w->q1 = malloc(N * sizeof(double)); w->v1 = malloc(N * sizeof(double));
+    w->M = malloc(N * N * sizeof(double));
+    w->F0 = malloc(N * sizeof(double)); w->F1 = malloc(N * sizeof(double)); w->rhs = malloc(N * sizeof(double));
+    w->g = malloc(C * sizeof(double)); w->G = malloc(C * N * sizeof(double)); w->Gv = malloc(C * sizeof(double));
+    w->Ga = malloc(C * N * sizeof(double)); w->X = malloc(C * N * sizeof(double));
+    w->W = malloc(C * C * sizeof(double));
+    w->qa = malloc(C * sizeof(double)); w->Pa = malloc(C * sizeof(double)); w->wa = malloc(C * sizeof(double));
+    w->P = calloc(C, sizeof(double));
+    w->active = calloc(C, sizeof(int)); w->idx = malloc(C * sizeof(int));
+    return w->q && w->v && w->q1 && w->v1 && w->M && w->F0 && w->F1 && w->rhs && w->g && w->G && w->Gv &&
+           w->Ga && w->X && w->W && w->qa && w->Pa && w->wa && w->P && w->active && w->idx;
+}
+
+static nsdae_status evaluate_mass(const nsdae_lagrangian *s, mj_work *w, nsdae_error *err)
+{
+    if (s->mass(w->q, w->M, s->ctx) != 0)
+        return nsdae_error_set(err, NSDAE_NUMERICAL, "the mass matrix callback failed");
+    lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', w->n, w->M, w->n);
+    if (info != 0)
+        return nsdae_error_set(err, NSDAE_NUMERICAL, "the mass matrix is not positive definite (LAPACK dpotrf: %d)",
+                               (int)info);
+    return NSDAE_OK;
+}
+
+/* Solves M x = b in place for nrhs columns (leading dimension n) with the Cholesky factor L of M
+ * (lower triangle, from dpotrf). Written out rather than through dpotrs: for the few degrees of
+ * freedom of contact problems the LAPACK/BLAS call overhead costs more than the arithmetic and
+ * was most of a step's time. */
+static void cholesky_solve(const double *L, int n, int nrhs, double *b)
+{
+    for (int r = 0; r < nrhs; r++) {
+        double *x = b + (size_t)r * n;
+        for (int i = 0; i < n; i++) { /* L y = b */
+            double sum = x[i];
+            for (int j = 0; j < i; j++) sum -= L[i + (size_t)j * n] * x[j];
+            x[i] = sum / L[i + (size_t)i * n];
+        }
+        for (int i = n - 1; i >= 0; i--) { /* L^T x = y */
+            double sum = x[i];
+            for (int j = i + 1; j < n; j++) sum -= L[j + (size_t)i * n] * x[j];
+            x[i] = sum / L[i + (size_t)i * n];
+        }
+    }
+}
+
+/* Which contacts are active for the step (Siconos' rule, see the top), and G v_k for all. */
+static int select_active(mj_work *w, double h)
+{
+    const int n = w->n, nc = w->nc;
+    int m = 0;
+    for (int c = 0; c < nc; c++) {
+        double gv = 0.0;
+        for (int j = 0; j < n; j++) gv += w->G[c + (size_t)j * nc] * w->v[j];
+        w->Gv[c] = gv;
+        w->active[c] = w->g[c] + 0.5 * h * gv <= NSDAE_MJ_ACTIVATION_THRESHOLD;
+        w->P[c] = 0.0;
+        if (w->active[c]) w->idx[m++] = c;
+    }
+    return m;
+}
+
+/* The LCP of the m active contacts; on return v1 = v_free + M^-1 G_a^T P_a. */
+static nsdae_status impact_step(const nsdae_lagrangian *s, mj_work *w, int m, int dissipative, double *residual,
+                                nsdae_error *err)
+{
+    const int n = w->n, nc = w->nc;
+    for (int a = 0; a < m; a++)
+        for (int j = 0; j < n; j++) {
+            double gij = w->G[w->idx[a] + (size_t)j * nc];
+            w->Ga[a + (size_t)j * m] = gij;
+            w->X[j + (size_t)a * n] = gij; /* X = G_a^T, then M^-1 G_a^T in place */
+        }
+    cholesky_solve(w->M, n, m, w->X);
+    for (int a = 0; a < m; a++) {
+        for (int b = 0; b < m; b++) {
+            double sum = 0.0;
+            for (int j = 0; j < n; j++) sum += w->Ga[a + (size_t)j * m] * w->X[j + (size_t)b * n];
+            w->W[a + (size_t)b * m] = sum;
+        }
+        double gvf = 0.0;
+        for (int j = 0; j < n; j++) gvf += w->Ga[a + (size_t)j * m] * w->v1[j];
+        const int c = w->idx[a];
+        const double e = dissipative && w->Gv[c] > 0.0 ? 1.0 : s->restitution[c];
+        w->qa[a] = gvf + e * w->Gv[c];
+    }
+    nsdae_status st = contact_lcp_solve(m, w->W, w->qa, w->Pa, w->wa, err);
+    if (st != NSDAE_OK) return st;
+    double res = 0.0;
+    for (int a = 0; a < m; a++) {
+        double r = 0.0;
+        for (int b = 0; b < m; b++) r += w->W[a + (size_t)b * m] * w->Pa[b];
+        r += w->qa[a];
+        /* complementarity residual: |min(w, P)| with w recomputed from P */
+        double c = fabs(fmin(r, w->Pa[a]));
+        if (c > res) res = c;
+        w->P[w->idx[a]] = w->Pa[a];
+        for (int j = 0; j < n; j++) w->v1[j] += w->X[j + (size_t)a * n] * w->Pa[a];
+    }
+    *residual = res;
+    return NSDAE_OK;
+}
+
+/* One step from (q, v) at t0 to (q1, v1) at t0 + h; fills P and active. */
+static nsdae_status one_step(const nsdae_lagrangian *s, mj_work *w, double t0, double h, double theta,
+                             int dissipative, int *nactive, double *residual, nsdae_error *err)
+{
+    const int n = w->n;
+    nsdae_status st = NSDAE_OK;
+    if (!s->mass_constant && (st = evaluate_mass(s, w, err)) != NSDAE_OK) return st;
+    if (s->forces(t0, w->q, w->v, w->F0, s->ctx) != 0 || s->forces(t0 + h, w->q, w->v, w->F1, s->ctx) != 0)
+        return nsdae_error_set(err, NSDAE_NUMERICAL, "the forces callback failed");
+    for (int j = 0; j < n; j++) w->rhs[j] = h * ((1.0 - theta) * w->F0[j] + theta * w->F1[j]);
+    cholesky_solve(w->M, n, 1, w->rhs);
+    for (int j = 0; j < n; j++) w->v1[j] = w->v[j] + w->rhs[j]; /* v_free */
+
+    *nactive = 0;
+    *residual = 0.0;
+    if (w->nc > 0) {
+        if (s->gaps(w->q, w->g, s->ctx) != 0 || s->gap_jacobian(w->q, w->G, s->ctx) != 0)
+            return nsdae_error_set(err, NSDAE_NUMERICAL, "the gap callbacks failed");
+        int m = select_active(w, h);
+        *nactive = m;
+        if (m > 0 && (st = impact_step(s, w, m, dissipative, residual, err)) != NSDAE_OK) return st;
+    }
+    for (int j = 0; j < n; j++) w->q1[j] = w->q[j] + h * ((1.0 - theta) * w->v[j] + theta * w->v1[j]);
+    return NSDAE_OK;
+}
+
+static void format_state(char *buf, size_t size, const nsdae_lagrangian *s, const mj_work *w)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int j = 0; j < s->ndof && used + 1 < size; j++) {
+        const char *name = s->q_names[j] ? s->q_names[j] : "q";
+        int k = snprintf(buf + used, size - used, "%s%s=%.17g, %s'=%.17g", j ? ", " : "", name, w->q[j], name,
+                         w->v[j]);
+        if (k < 0) break;
+        used += (size_t)k;
+    }
+}
+
+static nsdae_status check_options(const nsdae_lagrangian *s, const nsdae_moreau_options *o, double theta,
+                                  nsdae_error *err)
+{
+    if (!isfinite(o->t0) || !isfinite(o->stop) || !(o->stop > o->t0))
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "moreau: stop time %g must be finite and after t0 = %g",
+                               o->stop, o->t0);
+    if (o->nsteps <= 0 && !(o->step > 0.0 && isfinite(o->step)))
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "moreau: step %g must be positive and finite", o->step);
+    if (!(theta >= 0.5 && theta <= 1.0))
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "moreau: theta %g is outside [1/2, 1]", theta);
+    return nsdae_lagrangian_validate(s, err);
+}
+
+nsdae_status nsdae_moreau_run(const nsdae_lagrangian *s, const nsdae_moreau_options *o,
+                              nsdae_contact_callback cb, void *ctx, double *q_end, double *v_end,
+                              nsdae_moreau_summary *summary, nsdae_error *err)
+{
+    nsdae_moreau_summary sum = {0};
+    if (summary) *summary = sum;
+    const double theta = o->theta > 0.0 ? o->theta : 0.5;
+    nsdae_status st = check_options(s, o, theta, err);
+    if (st != NSDAE_OK) return st;
+
+    /* the step grid is the MLCS steppers' one: h = T/N, or a fixed h with a shortened last step */
+    nsdae_stepper_options grid = {.t0 = o->t0, .stop = o->stop, .nsteps = o->nsteps, .step = o->step};
+    double h;
+    const long n = nsdae_stepper_steps(&grid, &h);
+    sum.h = h;
+    sum.t_end = o->t0;
+
+    mj_work w;
+    if (!work_init(&w, s->ndof, s->ncontacts)) {
+        work_free(&w);
+        return nsdae_error_set(err, NSDAE_NOMEM, "moreau: out of memory");
+    }
+    memcpy(w.q, s->q0, (size_t)s->ndof * sizeof(double));
+    memcpy(w.v, s->v0, (size_t)s->ndof * sizeof(double));
+    if (s->mass_constant) st = evaluate_mass(s, &w, err);
+
+    nsdae_contact_record rec = {0, o->t0, w.q, w.v, w.P, w.active, 0, 0.0};
+    if (st != NSDAE_OK || (cb && cb(&rec, ctx))) goto done;
+
+    for (long k = 0; k < n; k++) {
+        const double t0 = o->t0 + (double)k * h, t1 = k + 1 >= n ? o->stop : o->t0 + (double)(k + 1) * h;
+        int nactive;
+        double residual;
+        st = one_step(s, &w, t0, t1 - t0, theta, o->dissipative != 0, &nactive, &residual, err);
+        if (st != NSDAE_OK) {
+            char state[400], cause[NSDAE_ERROR_MESSAGE_SIZE];
+            format_state(state, sizeof state, s, &w);
+            snprintf(cause, sizeof cause, "%s", err ? err->message : "");
+            nsdae_error_set(err, st, "moreau: step %ld from t = %.17g to %.17g failed (%s); state at t: %s", k + 1,
+                            t0, t1, cause, state);
+            goto done;
+        }
+        /* swap: the new state becomes the current one */
+        double *tq = w.q, *tv = w.v;
+        w.q = w.q1; w.v = w.v1; w.q1 = tq; w.v1 = tv;
+        sum.steps = k + 1;
+        sum.t_end = t1;
+        if (nactive > 0) sum.lcp_steps++;
+        rec = (nsdae_contact_record){k + 1, t1, w.q, w.v, w.P, w.active, nactive, residual};
+        if (cb && cb(&rec, ctx)) break;
+    }
+done:
+    if (q_end) memcpy(q_end, w.q, (size_t)s->ndof * sizeof(double));
+    if (v_end) memcpy(v_end, w.v, (size_t)s->ndof * sizeof(double));
+    if (summary) *summary = sum;
+    work_free(&w);
+    return st;
+}
