@@ -1,12 +1,12 @@
 /* nsdae simulate: integrate a system and write its trajectory as CSV. */
 #include "cli/commands.h"
 #include "cli/run_options.h"
-#include "cli/wallclock.h"
+#include "cli/progress.h"
+#include "cli/simulate_contact.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char help[] =
     "usage: nsdae simulate (MODEL | --example NAME) [options]\n"
@@ -14,6 +14,8 @@ static const char help[] =
     "Integrates the system with a fixed-step event-capturing scheme and writes one CSV row per\n"
     "step: t, every unknown, every multiplier, nsol (solutions of that step's MLCP; inf for a\n"
     "continuum) and res (the step's MLCP residual). A summary line goes to stderr.\n"
+    "With --scheme moreau (contact models): t, positions, velocities der(q), the percussion P_c\n"
+    "of each contact over the step, its activity flag active_c, and res.\n"
     "\n"
     "options:\n" RUN_OPTIONS_HELP
     "  --out FILE           write the CSV to FILE (default: standard output)\n"
@@ -27,8 +29,7 @@ typedef struct writer {
     FILE *out;
     long every;
     long last_step;
-    double started, last_progress, stop;
-    int progress;
+    progress prog;
 } writer;
 
 static void write_row(writer *wr, const nsdae_step_record *rec, int ny, int nl)
@@ -52,13 +53,7 @@ static int on_step(const nsdae_step_record *rec, void *p)
     int due = rec->k % c->wr.every == 0 || rec->k == c->wr.last_step;
     if (due) write_row(&c->wr, rec, c->s->ny, c->s->nl);
     if (rec->k % 1000 == 0) fflush(c->wr.out);
-    if (c->wr.progress && rec->k % 256 == 0) {
-        double now = wallclock_seconds();
-        if (now - c->wr.started > 1.0 && now - c->wr.last_progress > 0.25) {
-            fprintf(stderr, "\r  step %ld/%ld  t = %-12.6g", rec->k, c->wr.last_step, rec->t);
-            c->wr.last_progress = now;
-        }
-    }
+    progress_tick(&c->wr.prog, rec->k, rec->t);
     return 0;
 }
 
@@ -108,6 +103,7 @@ int nsdae_cmd_simulate(int argc, char **argv)
         }
     }
 
+    if (ro.moreau) return simulate_contact(&ro, out_path, every);
     nsdae_mlcs *s = NULL;
     if (!run_load_system(&ro, "simulate", &s)) return 1;
     nsdae_stepper_options so;
@@ -121,16 +117,16 @@ int nsdae_cmd_simulate(int argc, char **argv)
         nsdae_mlcs_destroy(s);
         return 2;
     }
-    sim_ctx c = {{out, every, 0, wallclock_seconds(), 0.0, so.stop, isatty(STDERR_FILENO)}, s};
+    sim_ctx c = {{out, every, 0, {0}}, s};
     double h;
     c.wr.last_step = nsdae_stepper_steps(&so, &h);
+    progress_start(&c.wr.prog, c.wr.last_step);
     write_header(out, s);
 
     nsdae_error err = {0};
     nsdae_stepper_summary sum;
     nsdae_status st = nsdae_stepper_run(s, &so, on_step, &c, NULL, &sum, &err);
-    double wall = wallclock_seconds() - c.wr.started;
-    if (c.wr.progress && wall > 1.0) fputs("\r\033[K", stderr);
+    double wall = progress_end(&c.wr.prog);
     int failed = fflush(out) != 0;
     if (out != stdout) failed |= fclose(out) != 0;
     if (failed) fprintf(stderr, "nsdae simulate: writing %s failed\n", out_path ? out_path : "standard output");

@@ -2,6 +2,7 @@
  * system they integrate. Every error names the flag and its value. */
 #include "cli/run_options.h"
 
+#include <nsdae/builtin_contact.h>
 #include <nsdae/model.h>
 #include <nsdae/translate.h>
 
@@ -97,7 +98,9 @@ int run_options_parse(run_options *o, const char *cmd, int argc, char **argv, in
         if (strcmp(value, "minnorm") == 0) o->scheme = NSDAE_SCHEME_MINNORM;
         else if (strcmp(value, "euler") == 0) o->scheme = NSDAE_SCHEME_EULER;
         else if (strcmp(value, "theta") == 0) o->scheme = NSDAE_SCHEME_THETA;
-        else return bad_value(cmd, flag, value, "expected minnorm, euler or theta");
+        else if (strcmp(value, "moreau") == 0) o->moreau = 1;
+        else return bad_value(cmd, flag, value, "expected minnorm, euler, theta or moreau");
+        if (strcmp(value, "moreau") != 0) o->moreau = 0;
     } else if (strcmp(flag, "--theta") == 0) {
         if (!cli_parse_double(value, &o->theta)) return bad_value(cmd, flag, value, "not a finite number");
         if (!(o->theta >= 0.5 && o->theta <= 1.0)) return bad_value(cmd, flag, value, "theta must be in [0.5, 1]");
@@ -116,6 +119,10 @@ int run_load_system(const run_options *o, const char *cmd, nsdae_mlcs **out)
     }
     if (!o->example && !o->model_path) {
         fprintf(stderr, "nsdae %s: no model: give MODEL or --example NAME (see --help)\n", cmd);
+        return 0;
+    }
+    if (o->example && nsdae_builtin_contact_description(o->example)) {
+        fprintf(stderr, "nsdae %s: --example %s is a contact model: use --scheme moreau\n", cmd, o->example);
         return 0;
     }
     if (o->example) {
@@ -167,6 +174,52 @@ int run_stepper_options(const run_options *o, const char *cmd, const nsdae_mlcs 
     }
     if (o->scheme == NSDAE_SCHEME_EULER && o->theta > 0 && o->theta != 1.0) {
         fprintf(stderr, "nsdae %s: --theta %g: the euler scheme has theta = 1 (use --scheme theta)\n", cmd, o->theta);
+        return 0;
+    }
+    return 1;
+}
+
+int run_load_contact(const run_options *o, const char *cmd, nsdae_lagrangian **out)
+{
+    nsdae_error err = {0};
+    if (!o->example == !o->model_path) {
+        fprintf(stderr, "nsdae %s: give exactly one of MODEL or --example NAME (see --help)\n", cmd);
+        return 0;
+    }
+    if (o->model_path) {
+        fprintf(stderr, "nsdae %s: %s: contact models from .nsm files are not translated yet; use --example "
+                        "bouncing-ball, beads or cup-and-ball\n", cmd, o->model_path);
+        return 0;
+    }
+    if (nsdae_builtin_description(o->example)) {
+        fprintf(stderr, "nsdae %s: --example %s is not a contact model: --scheme moreau needs one of "
+                        "bouncing-ball, beads, cup-and-ball\n", cmd, o->example);
+        return 0;
+    }
+    if (nsdae_builtin_contact_create(o->example, o->params, o->nparams, out, &err) != NSDAE_OK) {
+        fprintf(stderr, "nsdae %s: --example %s\n", cmd, err.message);
+        return 0;
+    }
+    return 1;
+}
+
+int run_moreau_options(const run_options *o, const char *cmd, const nsdae_lagrangian *s, nsdae_moreau_options *mo)
+{
+    nsdae_moreau_defaults(mo);
+    if (o->theta > 0) mo->theta = o->theta;
+    mo->t0 = 0.0;
+    mo->stop = !isnan(o->stop) ? o->stop : s->stop_time > 0 ? s->stop_time : 1.0;
+    mo->nsteps = 0;
+    if (o->nsteps > 0 && !isnan(o->step)) {
+        fprintf(stderr, "nsdae %s: give either --step or --steps, not both\n", cmd);
+        return 0;
+    }
+    if (o->nsteps > 0) mo->nsteps = o->nsteps;
+    else if (!isnan(o->step)) mo->step = o->step;
+    else if (s->step > 0) mo->step = s->step;
+    else mo->nsteps = 100;
+    if (!(mo->stop > mo->t0)) {
+        fprintf(stderr, "nsdae %s: --stop %g: the stop time must be > 0\n", cmd, mo->stop);
         return 0;
     }
     return 1;

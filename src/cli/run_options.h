@@ -3,6 +3,7 @@
 #define NSDAE_CLI_RUN_OPTIONS_H
 
 #include <nsdae/builtin.h>
+#include <nsdae/lagrangian.h>
 #include <nsdae/mlcs.h>
 #include <nsdae/stepper.h>
 
@@ -14,6 +15,7 @@ typedef struct run_options {
     double stop, step;             /* NAN when not given: the model's defaults apply */
     long nsteps;                   /* 0 when not given */
     nsdae_scheme scheme;
+    int moreau;                    /* --scheme moreau: the Lagrangian contact form and Moreau-Jean */
     double theta;                  /* 0 when not given */
     int select_algebraic;
     int count_solutions;
@@ -35,19 +37,26 @@ int cli_parse_long(const char *text, long *out);
 /* Builds the system from --example or MODEL, with --param overrides. Prints the error. */
 int run_load_system(const run_options *o, const char *cmd, nsdae_mlcs **out);
 
+/* Builds a contact system (Lagrangian form) from --example or MODEL. Prints the error. */
+int run_load_contact(const run_options *o, const char *cmd, nsdae_lagrangian **out);
+
+/* Fills Moreau-Jean options from the run options and the system's defaults. Prints the error. */
+int run_moreau_options(const run_options *o, const char *cmd, const nsdae_lagrangian *s, nsdae_moreau_options *mo);
+
 /* Fills stepper options from the run options and the system's defaults. Prints the error. */
 int run_stepper_options(const run_options *o, const char *cmd, const nsdae_mlcs *s, nsdae_stepper_options *so);
 
 #define RUN_OPTIONS_HELP                                                                         \
-    "  --example NAME       a built-in example instead of MODEL (rocca-crossing, rocca-repulsive,\n" \
-    "                       relay-decay)\n"                                                      \
+    "  --example NAME       a built-in example instead of MODEL: rocca-crossing, rocca-repulsive,\n" \
+    "                       relay-decay; with --scheme moreau: bouncing-ball, beads, cup-and-ball\n" \
     "  --stop T             stop time (default: the model's experiment, else 1)\n"             \
     "  --step H             fixed step; the last step is shortened to land on T\n"             \
     "  --steps N            N steps of h = T/N (default: the model's step, else 100 steps)\n"  \
     "  --scheme S           minnorm (default): minimal-norm implicit Euler, seed 003 (15);\n"  \
     "                       euler: implicit Euler keeping the first solution found;\n"         \
-    "                       theta: theta-method with minimal-norm selection\n"                 \
-    "  --theta TH           theta in [1/2, 1] (default 1, or 1/2 for --scheme theta)\n"        \
+    "                       theta: theta-method with minimal-norm selection;\n"                \
+    "                       moreau: Moreau-Jean for contact models (impacts, restitution)\n"   \
+    "  --theta TH           theta in [1/2, 1] (default 1; 1/2 for --scheme theta and moreau)\n" \
     "  --param NAME=VALUE   override a parameter (repeatable)\n"                               \
     "  --select-all         minimal norm also over the algebraic unknowns\n"                   \
     "  --no-count           do not count the solutions of each step (nsol column 0)\n"
