@@ -1,0 +1,120 @@
+/* Example models run through the whole pipeline (parse, translate, step) against closed forms and
+ * against the built-in MLCS of seed 003. */
+#include "example_run.h"
+
+#include <nsdae/builtin.h>
+#include <nsdae/convergence.h>
+
+#include <math.h>
+#include <string.h>
+
+typedef struct trace {
+    int ix, iy;         /* columns to record */
+    long n;
+    double t[4001], x[4001], y[4001];
+} trace;
+
+static int record(const nsdae_step_record *rec, void *ctx)
+{
+    trace *tr = ctx;
+    if (rec->k > 4000) return 1;
+    tr->t[rec->k] = rec->t;
+    tr->x[rec->k] = rec->y[tr->ix];
+    tr->y[rec->k] = rec->y[tr->iy];
+    tr->n = rec->k;
+    return 0;
+}
+
+static void run(const nsdae_mlcs *s, double stop, long n, trace *tr, nsdae_scheme scheme, double theta)
+{
+    nsdae_stepper_options o;
+    nsdae_stepper_defaults(&o);
+    o.scheme = scheme;
+    o.theta = theta;
+    o.stop = stop;
+    o.nsteps = n;
+    nsdae_error err = {0};
+    cr_assert_eq(nsdae_stepper_run(s, &o, record, tr, NULL, NULL, &err), NSDAE_OK, "%s", err.message);
+    cr_assert_eq(tr->n, n);
+}
+
+Test(examples, rocca_if_form_equals_the_mlcs_16_17)
+{
+    /* Seed 003: the `if` form (4) translated by fill-in-the-graph and the hand-written (16)-(17)
+     * must give the same trajectories (DESIGN.md 3). */
+    const char *names[][2] = {{"rocca_crossing", "rocca-crossing"}, {"rocca_repulsive", "rocca-repulsive"}};
+    for (int c = 0; c < 2; c++) {
+        nsdae_mlcs *a = load_example(names[c][0], NULL), *b = NULL;
+        cr_assert_eq(nsdae_builtin_create(names[c][1], NULL, 0, &b, NULL), NSDAE_OK);
+        static trace ta, tb;
+        ta.ix = y_index(a, "x1"), ta.iy = y_index(a, "x2");
+        tb.ix = 0, tb.iy = 1;
+        const long ns[] = {7, 100, 1000};
+        for (int i = 0; i < 3; i++) {
+            run(a, 10.0, ns[i], &ta, NSDAE_SCHEME_MINNORM, 0);
+            run(b, 10.0, ns[i], &tb, NSDAE_SCHEME_MINNORM, 0);
+            for (long k = 0; k <= ns[i]; k++) {
+                cr_expect_leq(fabs(ta.x[k] - tb.x[k]), 1e-12, "%s N=%ld t=%g: x1 %.17g vs %.17g", names[c][0], ns[i],
+                              ta.t[k], ta.x[k], tb.x[k]);
+                cr_expect_leq(fabs(ta.y[k] - tb.y[k]), 1e-12, "%s N=%ld t=%g: x2 %.17g vs %.17g", names[c][0], ns[i],
+                              ta.t[k], ta.y[k], tb.y[k]);
+            }
+        }
+        nsdae_mlcs_destroy(a);
+        nsdae_mlcs_destroy(b);
+    }
+}
+
+Test(examples, relay_two_states_closed_form)
+{
+    /* x' = 2 lambda, lambda in -sign(x): x1 = max(1 - 2t, 0), x2 = -x1. Implicit Euler lands on 0
+     * exactly (the step that would overshoot slides instead), so grid values are exact. */
+    nsdae_mlcs *s = load_example("relay_two_states", NULL);
+    static trace tr;
+    tr.ix = y_index(s, "x1");
+    tr.iy = y_index(s, "x2");
+    const long ns[] = {10, 33, 1000};
+    for (int i = 0; i < 3; i++) {
+        run(s, 1.0, ns[i], &tr, NSDAE_SCHEME_MINNORM, 0);
+        for (long k = 0; k <= ns[i]; k++) {
+            double exact = fmax(1.0 - 2.0 * tr.t[k], 0.0);
+            cr_expect_leq(fabs(tr.x[k] - exact), 1e-12, "N=%ld t=%g: x1=%.17g", ns[i], tr.t[k], tr.x[k]);
+            cr_expect_leq(fabs(tr.y[k] + exact), 1e-12, "N=%ld t=%g: x2=%.17g", ns[i], tr.t[k], tr.y[k]);
+        }
+    }
+    nsdae_mlcs_destroy(s);
+}
+
+Test(examples, clutch_engagement_converges_to_the_momentum_weighted_mean)
+{
+    /* Seed 000 / digest-structural clutch restart: at t_e the common speed restarts at
+     * (J1 w1- + J2 w2-)/(J1 + J2) with w1- = 10 e^{-b1 t_e / J1}, w2- = 0, then decays as
+     * exp(-(b1 + b2)(t - t_e)/(J1 + J2)). Implicit Euler's first state at or after t_e must approach
+     * the exact w(t_k) as O(h): grids with N not a multiple of 3 put t_e = 1 inside a step. */
+    nsdae_mlcs *s = load_example("clutch_exogenous", NULL);
+    const double J1 = 1, J2 = 2, b1 = 0.1, b2 = 0.2, te = 1.0;
+    const double w_plus = (J1 * 10.0 * exp(-b1 * te / J1) + J2 * 0.0) / (J1 + J2);
+    static trace tr;
+    tr.ix = y_index(s, "w1");
+    tr.iy = y_index(s, "w2");
+    const long ns[] = {100, 200, 400, 800, 1600, 3200};
+    double h[6], e[6];
+    printf("clutch engagement: first state after t_e against the exact restart\n%10s %8s %14s %10s\n", "h", "N",
+           "error", "error/h");
+    for (int i = 0; i < 6; i++) {
+        run(s, 3.0, ns[i], &tr, NSDAE_SCHEME_MINNORM, 0);
+        long k = 0;
+        while (tr.t[k] < te) k++;
+        double exact = w_plus * exp(-(b1 + b2) * (tr.t[k] - te) / (J1 + J2));
+        cr_expect_leq(fabs(tr.x[k] - tr.y[k]), 1e-12, "engaged: w1 = w2");
+        h[i] = 3.0 / (double)ns[i];
+        e[i] = fabs(tr.x[k] - exact);
+        printf("%10.3e %8ld %14.6e %10.4f\n", h[i], ns[i], e[i], e[i] / h[i]);
+        cr_expect_leq(e[i], 10.0 * h[i], "N=%ld: error %g", ns[i], e[i]);
+    }
+    int used;
+    double p = nsdae_fit_order(h, e, 6, &used);
+    printf("fitted order %.4f\n", p);
+    cr_expect(p > 0.9 && p < 1.1, "fitted order %g", p);
+    nsdae_mlcs_destroy(s);
+}
