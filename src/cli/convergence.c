@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Largest error, relative to 1 + |reference|, still taken as round-off (about 1000 ulps). */
+#define CONVERGENCE_ROUNDOFF 1e-12
+
 /* Final differential state of one run with N steps. */
 static int final_state(const nsdae_mlcs *s, const nsdae_stepper_options *base, long n, const int *diff,
                        double *x)
@@ -90,10 +93,18 @@ int convergence_study(const nsdae_mlcs *s, const nsdae_stepper_options *base, co
             printf(" %10s %8s\n", "-", "-");
         fflush(stdout);
     }
+    /* Errors at round-off carry no order: say the scheme is exact instead of fitting noise. */
+    double scale = 0, worst = 0;
+    for (int k = 0; k < nd; k++) scale = fmax(scale, fabs(xref[k]));
+    for (int r = 0; r < nrows; r++) worst = fmax(worst, e[r]);
+    int roundoff = worst <= CONVERGENCE_ROUNDOFF * (1.0 + scale);
     int used = 0;
-    double order = nsdae_fit_order(h, e, nrows, &used);
-    if (isnan(order))
-        printf("least-squares order: undefined (fewer than two nonzero errors: the scheme is exact here)\n");
+    double order = roundoff ? NAN : nsdae_fit_order(h, e, nrows, &used);
+    if (roundoff)
+        printf("least-squares order: none: every error is at round-off level (max %.3g): the scheme is exact "
+               "on these grids\n", worst);
+    else if (isnan(order))
+        printf("least-squares order: undefined (fewer than two nonzero errors)\n");
     else
         printf("least-squares order: %.4f (over %d runs)\n", order, used);
     status = 0;
@@ -111,8 +122,12 @@ int convergence_study(const nsdae_mlcs *s, const nsdae_stepper_options *base, co
     }
     if (plot_path && status == 0) {
         char title[256];
-        snprintf(title, sizeof title, "%s: error at T = %g (fitted order %.3f)",
-                 ro->example ? ro->example : ro->model_path, base->stop, order);
+        if (roundoff)
+            snprintf(title, sizeof title, "%s: error at T = %g (exact to round-off)",
+                     ro->example ? ro->example : ro->model_path, base->stop);
+        else
+            snprintf(title, sizeof title, "%s: error at T = %g (fitted order %.3f)",
+                     ro->example ? ro->example : ro->model_path, base->stop, order);
         if (!plot_loglog_error(plot_path, title, h, e, nrows, order)) status = 1;
         else fprintf(stderr, "nsdae converge: plot written to %s\n", plot_path);
     }

@@ -59,12 +59,14 @@ Test(relay_decay, minimal_norm_euler_has_order_one)
     cr_expect(p > 0.9 && p < 1.1, "fitted order %g", p);
 }
 
-Test(relay_decay, theta_method_converges_with_order_one_across_the_event)
+Test(relay_decay, theta_method_keeps_order_two_through_a_kink)
 {
-    /* theta = 1/2 is second order on the smooth part, but the relay event at ln 3 falls inside a
-     * step, which costs O(h): the global order across a nonsmooth event stays 1. */
+    /* theta = 1/2 is second order on the smooth parts. At ln 3 the solution enters sliding with
+     * x1 continuous: x1 has a kink (slope -1 to 0), not a jump, so the one step that contains the
+     * event makes an O(h^2) local error in x2 = int x1 and x1 is exact once sliding. The global
+     * error therefore stays O(h^2) (pre-asymptotic local orders 1.7-1.9 at these h). */
     double p = fitted_order(NSDAE_SCHEME_THETA, 0.5);
-    cr_expect(p > 0.9, "fitted order %g", p);
+    cr_expect(p > 1.5 && p < 2.2, "fitted order %g", p);
 }
 
 Test(order_fit, recovers_a_known_power_law)
