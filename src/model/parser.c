@@ -14,7 +14,7 @@
 #include <string.h>
 
 #define MAX_DEPTH 200          /* nesting of parentheses, unary operators, conditions, blocks */
-#define MAX_STATEMENT_OPS 20000 /* operators in one statement: bounds the depth of left chains */
+#define MAX_STATEMENT_OPS 5000 /* operators in one statement: bounds the depth of left chains */
 #define MAX_DER_ORDER 8
 
 typedef struct parser {

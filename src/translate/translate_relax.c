@@ -177,6 +177,7 @@ typedef struct relax_ctx {
     tctx *T;
     const nsdae_equation *eq;
     const nsdae_expr **memo;
+    char arg[200], name[260]; /* here, not in the recursive frames: long chains recurse deeply */
 } relax_ctx;
 
 static const nsdae_expr *relax_rec(relax_ctx *c, const nsdae_expr *e)
@@ -189,14 +190,15 @@ static const nsdae_expr *relax_rec(relax_ctx *c, const nsdae_expr *e)
     const nsdae_expr *b = e->b ? relax_rec(c, e->b) : NULL;
     if (!a || (e->b && !b) || T->st) return NULL;
     const nsdae_expr *r = NULL;
-    char arg[200], name[260];
+    char *arg = c->arg, *name = c->name;
+    const size_t arg_size = sizeof c->arg, name_size = sizeof c->name;
     int depends = (a->flags & NSDAE_EXPR_HAS_VAR) || (b && (b->flags & NSDAE_EXPR_HAS_VAR));
     if (!depends) {
         r = b ? nsdae_expr_binary(p, e->kind, a, b) : nsdae_expr_unary(p, e->kind, a);
     } else if (e->kind == NSDAE_EXPR_ABS) {
         /* |a| = a + 2 m with m = a^-:  0 <= a + m _|_ m >= 0 */
-        nsdae_tr_print(T, a, arg, sizeof arg);
-        snprintf(name, sizeof name, "minus(%s)", arg);
+        nsdae_tr_print(T, a, arg, arg_size);
+        snprintf(name, name_size, "minus(%s)", arg);
         int s = nsdae_tr_site(T, KEY_NODE, a, NSDAE_EXPR_ABS, 0, 0, NSDAE_ROW_COMPLEMENTARITY, 0, 0, c->eq, name, -1);
         if (s < 0) return NULL;
         const nsdae_expr *m = nsdae_expr_var(p, T->sites[s].lambda, 0);
@@ -206,8 +208,8 @@ static const nsdae_expr *relax_rec(relax_ctx *c, const nsdae_expr *e)
         /* plus = (a - b)^+:  0 <= plus - (a - b) _|_ plus >= 0;  max = b + plus, min = a - plus */
         const nsdae_expr *d = X_SUB(p, a, b);
         if (!d) { nsdae_tr_nomem(T); return NULL; }
-        nsdae_tr_print(T, d, arg, sizeof arg);
-        snprintf(name, sizeof name, "plus(%s)", arg);
+        nsdae_tr_print(T, d, arg, arg_size);
+        snprintf(name, name_size, "plus(%s)", arg);
         int s = nsdae_tr_site(T, KEY_NODE, d, NSDAE_EXPR_MAX, 0, 0, NSDAE_ROW_COMPLEMENTARITY, 0, 0, c->eq, name, -1);
         if (s < 0) return NULL;
         const nsdae_expr *pl = nsdae_expr_var(p, T->sites[s].lambda, 0);
@@ -215,8 +217,8 @@ static const nsdae_expr *relax_rec(relax_ctx *c, const nsdae_expr *e)
         r = e->kind == NSDAE_EXPR_MAX ? X_ADD(p, b, pl) : X_SUB(p, a, pl);
     } else if (e->kind == NSDAE_EXPR_SIGN) {
         /* the set-valued sign: sigma in [-1, 1], -w in N(sigma) with w = -a */
-        nsdae_tr_print(T, a, arg, sizeof arg);
-        snprintf(name, sizeof name, "sign(%s)", arg);
+        nsdae_tr_print(T, a, arg, arg_size);
+        snprintf(name, name_size, "sign(%s)", arg);
         int s = nsdae_tr_site(T, KEY_NODE, a, NSDAE_EXPR_SIGN, 0, 0, NSDAE_ROW_BOX, -1.0, 1.0, c->eq, name, -1);
         if (s < 0) return NULL;
         if (!T->sites[s].w) nsdae_tr_set_site_w(T, s, X_NEG(p, a));
@@ -245,13 +247,20 @@ const nsdae_expr *nsdae_tr_prepare(tctx *T, const nsdae_expr *e, const nsdae_equ
         nsdae_tr_nomem(T);
         return NULL;
     }
-    relax_ctx c = {T, eq, calloc((size_t)r->id + 1, sizeof(const nsdae_expr *))};
-    if (!c.memo) {
+    relax_ctx *c = malloc(sizeof *c);
+    if (c) {
+        c->T = T;
+        c->eq = eq;
+        c->memo = calloc((size_t)r->id + 1, sizeof(const nsdae_expr *));
+    }
+    if (!c || !c->memo) {
+        free(c);
         nsdae_tr_nomem(T);
         return NULL;
     }
-    const nsdae_expr *out = relax_rec(&c, r);
-    free(c.memo);
+    const nsdae_expr *out = relax_rec(c, r);
+    free(c->memo);
+    free(c);
     if (!out) nsdae_tr_nomem(T);
     return T->st ? NULL : out;
 }

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static nsdae_model *parse(const char *src)
@@ -499,4 +500,22 @@ Test(translate, all_examples)
         nsdae_mlcs_destroy(s);
         nsdae_model_destroy(m);
     }
+}
+
+/* The longest statement the parser accepts goes through every recursive stage without
+ * exhausting the stack (also under AddressSanitizer, whose frames are larger). */
+Test(translate, longest_statement)
+{
+    size_t n = 4990;
+    char *src = malloc(12 * n + 400);
+    cr_assert_not_null(src);
+    size_t k = (size_t)sprintf(src, "model d\n var x(start = 1);\n var y;\nequation\n der(x) = y;\n y = abs(x)");
+    for (size_t i = 0; i < n; i++) k += (size_t)sprintf(src + k, " - max(x, 1)");
+    sprintf(src + k, ";\nend d;\n");
+    nsdae_mlcs *s = translate(src, NULL);
+    cr_expect_eq(s->nl, 2);
+    /* y = x + 2 minus(x) - n (1 + plus(x - 1)) */
+    cr_expect_eq(AT(s->phases[0].B, 1, lidx(s, "plus(x - 1)"), 2), -(double)n);
+    nsdae_mlcs_destroy(s);
+    free(src);
 }
