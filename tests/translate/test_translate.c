@@ -519,3 +519,23 @@ Test(translate, longest_statement)
     nsdae_mlcs_destroy(s);
     free(src);
 }
+
+/* Sibling guards time > 1 and time > 2: (not > 1, > 2) never occurs; 3 phases, not 4. A guard
+ * that is not affine in time keeps every combination. */
+Test(translate, phases_that_cannot_occur_are_pruned)
+{
+    nsdae_mlcs *s = translate("model t\n var x;\n var y;\nequation\n if time > 1 then\n  x = 1;\n else\n  x = 0;\n end if;\n"
+                              " if 2 < time then\n  y = 1;\n else\n  y = 0;\n end if;\nend t;\n", NULL);
+    cr_expect_eq(s->nphases, 3);
+    double ts[] = {0.0, 1.5, 3.0}, want[][2] = {{0, 0}, {1, 0}, {1, 1}};
+    for (int k = 0; k < 3; k++) {
+        double b[2], c[1];
+        nsdae_mlcs_rhs_at(s, ts[k], b, c);
+        cr_expect(b[0] == want[k][0] && b[1] == want[k][1], "t = %g: b = (%g, %g)", ts[k], b[0], b[1]);
+    }
+    nsdae_mlcs_destroy(s);
+    s = translate("model t\n var x;\n var y;\nequation\n if sin(time) > 0 then\n  x = 1;\n else\n  x = 0;\n end if;\n"
+                  " if time > 2 then\n  y = 1;\n else\n  y = 0;\n end if;\nend t;\n", NULL);
+    cr_expect_eq(s->nphases, 4);
+    nsdae_mlcs_destroy(s);
+}
