@@ -161,6 +161,56 @@ Test(translate, rocca_solution_set_of_the_switched_constraint)
     nsdae_mlcs_destroy(s);
 }
 
+/* The range of x2 allowed by the algebraic row (the row without E entries) at state x1, each
+ * multiplier over its admissible interval (rows decoupled, as in these models). */
+static void x2_range(const nsdae_mlcs *s, double x1v, double *lo, double *hi)
+{
+    const nsdae_mlcs_phase *ph = &s->phases[0];
+    int ny = s->ny, x1 = yidx(s, "x1"), x2 = yidx(s, "x2"), row = -1;
+    for (int i = 0; i < ny; i++) {
+        int alg = 1;
+        for (int j = 0; j < ny; j++)
+            if (AT(ph->E, i, j, ny) != 0.0) alg = 0;
+        if (alg && AT(ph->A, i, x2, ny) != 0.0) row = i;
+    }
+    cr_assert(row >= 0);
+    double y[8] = {0};
+    y[x1] = x1v;
+    double l = ph->b[row] + AT(ph->A, row, x1, ny) * x1v, h = l;
+    for (int k = 0; k < s->nl; k++) {
+        double a, b;
+        cr_assert(admissible(s, k, y, &a, &b));
+        double c = AT(ph->B, row, k, ny);
+        l += fmin(c * a, c * b);
+        h += fmax(c * a, c * b);
+    }
+    double d = -AT(ph->A, row, x2, ny);
+    *lo = fmin(l / d, h / d);
+    *hi = fmax(l / d, h / d);
+}
+
+/* The `if` form of eq. (4) and the set-valued form (16), 0 = -x2 + |x1| + alpha with alpha in
+ * sign(x1), written with abs and a relay: the same constraint set in x2 for every x1. */
+Test(translate, rocca_if_form_equals_form_16)
+{
+    nsdae_mlcs *a = translate(ROCCA(-0.5, 1, -5, 4), NULL);
+    nsdae_mlcs *b = translate("model r16\n var x1(start = -5);\n var x2(start = 4);\n var z;\n var alpha;\nequation\n"
+                              " der(x1) = 1 - 0.5*z;\n der(x2) = z;\n 0 = -x2 + abs(x1) + alpha;\n alpha in sign(x1);\nend r16;\n",
+                              NULL);
+    cr_expect_eq(b->ny, 3);
+    cr_expect_eq(b->nl, 2);
+    double xs[] = {-3, -0.25, 0, 0.25, 3};
+    for (int i = 0; i < 5; i++) {
+        double la, ha, lb, hb;
+        x2_range(a, xs[i], &la, &ha);
+        x2_range(b, xs[i], &lb, &hb);
+        cr_expect_float_eq(la, lb, 1e-15, "x1 = %g", xs[i]);
+        cr_expect_float_eq(ha, hb, 1e-15, "x1 = %g", xs[i]);
+    }
+    nsdae_mlcs_destroy(a);
+    nsdae_mlcs_destroy(b);
+}
+
 Test(translate, rocca_parameter_override)
 {
     nsdae_model *m = parse(ROCCA(-0.5, 1, -5, 4));
@@ -303,6 +353,12 @@ Test(translate, complementarity_pairs_a_variable_or_links_a_multiplier)
     cr_expect_eq(s->phases[0].B[0], 1.0);
     double y[1] = {-3}, a, b; /* w = x + 2 = -1 < 0 with D = 0: no admissible l */
     cr_expect_eq(admissible(s, 0, y, &a, &b), 0);
+    y[0] = -2; /* w = 0: any l >= 0 */
+    cr_assert(admissible(s, 0, y, &a, &b));
+    cr_expect(a == 0.0 && b == INFINITY);
+    y[0] = 1; /* w > 0: l = 0 */
+    cr_assert(admissible(s, 0, y, &a, &b));
+    cr_expect(a == 0.0 && b == 0.0);
     nsdae_mlcs_destroy(s);
     /* the multiplier side is an expression: a new multiplier and the row mult = l + 1 */
     nsdae_translate_info *info;
