@@ -234,8 +234,11 @@ void nsdae_tr_collect(tctx *T, int block, int branch, row_list *out, int in_stat
     int ne = nsdae_model_nequations(m), nb = nsdae_model_nblocks(m);
     int i = 0, b = 0;
     while (!T->st) {
-        while (i < ne && !(nsdae_model_equation(m, i)->block == block && nsdae_model_equation(m, i)->branch == branch)) i++;
-        while (b < nb && !(nsdae_model_block(m, b)->parent == block && nsdae_model_block(m, b)->parent_branch == branch)) b++;
+        while (i < ne && !(nsdae_model_equation(m, i)->block == block && nsdae_model_equation(m, i)->branch == branch))
+            i++;
+        while (b < nb &&
+               !(nsdae_model_block(m, b)->parent == block && nsdae_model_block(m, b)->parent_branch == branch))
+            b++;
         if (i >= ne && b >= nb) break;
         int take_eq = i < ne && (b >= nb || before(nsdae_model_equation(m, i)->pos, nsdae_model_block(m, b)->pos));
         if (take_eq) {
