@@ -595,3 +595,38 @@ Test(translate, phases_that_cannot_occur_are_pruned)
     cr_expect_eq(s->nphases, 4);
     nsdae_mlcs_destroy(s);
 }
+
+/* Guards written with '<' and 'not': if x < 0 then y = -x else y = x is y = |x| on both sides and
+ * on the switching surface (g1 - g2 = 2 x = -2 h with h = -x: no step multiplier needed). */
+Test(translate, state_guards_with_lt_and_not)
+{
+    const char *srcs[] = {ONE("if x < 0 then\n  y = -x;\n else\n  y = x;\n end if;"),
+                          ONE("if not x >= 0 then\n  y = -x;\n else\n  y = x;\n end if;")};
+    for (int k = 0; k < 2; k++) {
+        nsdae_mlcs *s = translate(srcs[k], NULL);
+        cr_expect_eq(s->nl, 1);
+        double xs[] = {-2, 0, 3};
+        for (int i = 0; i < 3; i++)
+            cr_expect_float_eq(algebraic_value(s, xs[i]), fabs(xs[i]), 1e-15, "form %d, x = %g", k, xs[i]);
+        nsdae_mlcs_destroy(s);
+    }
+}
+
+/* A time guard inside a state-guarded branch: one phase per time branch, each relaxed. */
+Test(translate, time_guard_inside_state_guard)
+{
+    nsdae_mlcs *s = translate(ONE("if x > 0 then\n  if time > 1 then\n   y = 1;\n  else\n   y = 2;\n  end if;\n"
+                                  " else\n  y = 0;\n end if;"),
+                              NULL);
+    cr_assert_eq(s->nphases, 2);
+    cr_assert_eq(s->nl, 1);
+    cr_expect_str_eq(s->l_names[0], "step(x)");
+    int early = nsdae_mlcs_phase_index(s, 0.5), late = nsdae_mlcs_phase_index(s, 2.0);
+    cr_expect_neq(early, late);
+    /* 0 = -sy y + B step(x), y = 2 step(x) before t = 1 and 1 step(x) after */
+    int y = yidx(s, "y");
+    double sy = -AT(s->phases[early].A, 1, y, 2);
+    cr_expect_float_eq(AT(s->phases[early].B, 1, 0, 2) / sy, 2.0, 1e-15);
+    cr_expect_float_eq(AT(s->phases[late].B, 1, 0, 2) / sy, 1.0, 1e-15);
+    nsdae_mlcs_destroy(s);
+}
