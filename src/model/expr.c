@@ -235,6 +235,8 @@ const nsdae_expr *nsdae_expr_binary(nsdae_expr_pool *p, nsdae_expr_kind kind, co
         if (b->kind == NSDAE_EXPR_NEG) return nsdae_expr_binary(p, NSDAE_EXPR_SUB, a, b->a);
         if (a->kind == NSDAE_EXPR_NEG) return nsdae_expr_binary(p, NSDAE_EXPR_SUB, b, a->a);
         if (a->kind == NSDAE_EXPR_CONST) { const nsdae_expr *t = a; a = b; b = t; } /* constants last */
+        if (b->kind == NSDAE_EXPR_CONST && b->value < 0) /* x + -2 -> x - 2 */
+            return nsdae_expr_binary(p, NSDAE_EXPR_SUB, a, nsdae_expr_const(p, -b->value));
         break;
     case NSDAE_EXPR_SUB:
         if (is_const(b, 0)) return a;

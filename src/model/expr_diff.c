@@ -50,7 +50,9 @@ static const nsdae_expr *d_rec(diff_ctx *c, const nsdae_expr *e)
             case NSDAE_EXPR_ADD: r = X_ADD(p, da, db); break;
             case NSDAE_EXPR_SUB: r = X_SUB(p, da, db); break;
             case NSDAE_EXPR_MUL: r = X_ADD(p, X_MUL(p, da, b), X_MUL(p, a, db)); break;
-            case NSDAE_EXPR_DIV: r = X_SUB(p, X_DIV(p, da, b), X_DIV(p, X_MUL(p, a, db), X_POW(p, b, X_C(p, 2.0)))); break;
+            case NSDAE_EXPR_DIV:
+                r = X_SUB(p, X_DIV(p, da, b), X_DIV(p, X_MUL(p, a, db), X_POW(p, b, X_C(p, 2.0))));
+                break;
             case NSDAE_EXPR_POW:
                 if (is_zero(db)) /* constant exponent: b a^(b-1) a' */
                     r = X_MUL(p, X_MUL(p, b, X_POW(p, a, X_SUB(p, b, X_C(p, 1.0)))), da);
@@ -70,8 +72,8 @@ static const nsdae_expr *d_rec(diff_ctx *c, const nsdae_expr *e)
             case NSDAE_EXPR_MAX: {
                 /* min/max(a,b) = (a+b)/2 -/+ |a-b|/2 */
                 const nsdae_expr *mean = X_MUL(p, X_C(p, 0.5), X_ADD(p, da, db));
-                const nsdae_expr *half = X_MUL(p, X_C(p, 0.5), X_MUL(p, nsdae_expr_unary(p, NSDAE_EXPR_SIGN, X_SUB(p, a, b)),
-                                                                  X_SUB(p, da, db)));
+                const nsdae_expr *half = X_MUL(
+                    p, X_C(p, 0.5), X_MUL(p, nsdae_expr_unary(p, NSDAE_EXPR_SIGN, X_SUB(p, a, b)), X_SUB(p, da, db)));
                 r = e->kind == NSDAE_EXPR_MAX ? X_ADD(p, mean, half) : X_SUB(p, mean, half);
                 break;
             }
@@ -155,7 +157,8 @@ typedef struct params_ctx {
 static const nsdae_expr *bind_param(nsdae_expr_pool *p, const nsdae_expr *leaf, void *ctx)
 {
     const params_ctx *pc = ctx;
-    if (leaf->kind == NSDAE_EXPR_PARAM && leaf->index >= 0 && leaf->index < pc->n) return X_C(p, pc->values[leaf->index]);
+    if (leaf->kind == NSDAE_EXPR_PARAM && leaf->index >= 0 && leaf->index < pc->n)
+        return X_C(p, pc->values[leaf->index]);
     return NULL;
 }
 

@@ -32,14 +32,17 @@ void nsdae_translate_info_free(nsdae_translate_info *info)
 /* Value of a coefficient that must be constant; refuses time-dependent ones. */
 static int coef_value(tctx *T, const nsdae_expr *c, const nsdae_equation *eq, int u, int order, double *v)
 {
+    *v = 0.0;
     if (c->kind == NSDAE_EXPR_CONST) {
         *v = c->value;
         return 1;
     }
     char name[300];
     snprintf(name, sizeof name, order ? "der(%s)" : "%s", T->uname[u]);
-    nsdae_tr_fail(T, eq, "the coefficient of '%s' depends on %s: an MLCS needs constant coefficients", name,
-                  (c->flags & NSDAE_EXPR_HAS_TIME) ? "time" : "the unknowns");
+    if (c->flags & NSDAE_EXPR_HAS_TIME)
+        nsdae_tr_fail(T, eq, "the coefficient of '%s' depends on time: an MLCS needs constant coefficients", name);
+    else
+        nsdae_tr_fail(T, eq, "the coefficient of '%s' is not a finite constant (division by zero?)", name);
     return 0;
 }
 
@@ -104,7 +107,7 @@ static int assemble(tctx *T, nsdae_mlcs **out, nsdae_translate_info **info)
             const nsdae_expr *rest;
             if (!nsdae_tr_affine(T, r->r, r->eq, coef, &rest)) break;
             for (int u = 0; u < nu && !T->st; u++) {
-                double v0, v1;
+                double v0 = 0.0, v1 = 0.0;
                 if (!coef_value(T, coef[2 * u], r->eq, u, 0, &v0) || !coef_value(T, coef[2 * u + 1], r->eq, u, 1, &v1))
                     break;
                 if (T->u_site[u] >= 0) {
@@ -130,7 +133,7 @@ static int assemble(tctx *T, nsdae_mlcs **out, nsdae_translate_info **info)
             const nsdae_expr *rest;
             if (!nsdae_tr_affine(T, x->w, x->eq, coef, &rest)) break;
             for (int u = 0; u < nu && !T->st; u++) {
-                double v0, v1;
+                double v0 = 0.0, v1 = 0.0;
                 if (!coef_value(T, coef[2 * u], x->eq, u, 0, &v0) || !coef_value(T, coef[2 * u + 1], x->eq, u, 1, &v1))
                     break;
                 if (v1 != 0.0) {

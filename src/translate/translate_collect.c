@@ -106,6 +106,19 @@ static int constant_coefs(const nsdae_expr **coef, int n, double *v)
     return 1;
 }
 
+/* sum_j c_j u_j + rest from affine coefficients (constant c_j): a readable, simplified form. */
+static const nsdae_expr *canonical(tctx *T, const double *v, int nl, const nsdae_expr *rest)
+{
+    nsdae_expr_pool *p = T->p;
+    const nsdae_expr *acc = X_C(p, 0.0);
+    for (int j = 0; j < nl; j++) {
+        if (v[j] == 0.0) continue;
+        const nsdae_expr *u = nsdae_expr_var(p, j / 2, j % 2);
+        acc = v[j] < 0 ? X_SUB(p, acc, X_MUL(p, X_C(p, -v[j]), u)) : X_ADD(p, acc, X_MUL(p, X_C(p, v[j]), u));
+    }
+    return X_ADD(p, acc, rest);
+}
+
 /* then/else lists (same length) -> else + a (h + minus) + k step, in place in els. */
 static void relax_pair(tctx *T, int block, int k, const nsdae_cond *cond, row_list *thn, row_list *els)
 {
@@ -115,7 +128,6 @@ static void relax_pair(tctx *T, int block, int k, const nsdae_cond *cond, row_li
     const nsdae_expr *h = h0 ? nsdae_tr_prepare(T, h0, eq0) : NULL;
     if (!h) return;
     char hs[200], ds[200], buf[260];
-    nsdae_tr_print(T, h, hs, sizeof hs);
     int n = 2 * T->nu + 64; /* room for the multipliers created below */
     const nsdae_expr **ch = calloc((size_t)n, sizeof *ch), **cd = calloc((size_t)n, sizeof *cd);
     double *vh = calloc((size_t)n, sizeof *vh), *vd = calloc((size_t)n, sizeof *vd);
@@ -126,7 +138,9 @@ static void relax_pair(tctx *T, int block, int k, const nsdae_cond *cond, row_li
     const nsdae_expr *rh;
     if (!nsdae_tr_affine(T, h, eq0, ch, &rh)) goto done;
     int nl = 2 * T->nu;
-    if (!constant_coefs(ch, nl, vh)) {
+    int hconst = constant_coefs(ch, nl, vh);
+    nsdae_tr_print(T, hconst ? canonical(T, vh, nl, rh) : h, hs, sizeof hs);
+    if (!hconst) {
         nsdae_tr_fail(T, eq0, "the switching function %s of the 'if' at line %d has time-dependent coefficients", hs,
                       nsdae_model_block(T->m, block)->pos.line);
         goto done;
@@ -146,8 +160,9 @@ static void relax_pair(tctx *T, int block, int k, const nsdae_cond *cond, row_li
         const nsdae_expr *d = X_SUB(p, thn->v[i].r, els->v[i].r), *rd;
         if (!d) { nsdae_tr_nomem(T); break; }
         if (!nsdae_tr_affine(T, d, eq, cd, &rd)) break;
-        nsdae_tr_print(T, d, ds, sizeof ds);
-        int ok = constant_coefs(cd, nl, vd) && jmax >= 0;
+        int ok = constant_coefs(cd, nl, vd);
+        nsdae_tr_print(T, ok ? canonical(T, vd, nl, rd) : d, ds, sizeof ds);
+        ok = ok && jmax >= 0;
         double a = ok ? vd[jmax] / vh[jmax] : 0.0, scale = 1.0;
         for (int j = 0; ok && j < nl; j++) scale = fmax(scale, fabs(vd[j]));
         for (int j = 0; ok && j < nl; j++)
@@ -219,8 +234,11 @@ void nsdae_tr_collect(tctx *T, int block, int branch, row_list *out, int in_stat
     int ne = nsdae_model_nequations(m), nb = nsdae_model_nblocks(m);
     int i = 0, b = 0;
     while (!T->st) {
-        while (i < ne && !(nsdae_model_equation(m, i)->block == block && nsdae_model_equation(m, i)->branch == branch)) i++;
-        while (b < nb && !(nsdae_model_block(m, b)->parent == block && nsdae_model_block(m, b)->parent_branch == branch)) b++;
+        while (i < ne && !(nsdae_model_equation(m, i)->block == block && nsdae_model_equation(m, i)->branch == branch))
+            i++;
+        while (b < nb &&
+               !(nsdae_model_block(m, b)->parent == block && nsdae_model_block(m, b)->parent_branch == branch))
+            b++;
         if (i >= ne && b >= nb) break;
         int take_eq = i < ne && (b >= nb || before(nsdae_model_equation(m, i)->pos, nsdae_model_block(m, b)->pos));
         if (take_eq) {

@@ -5,6 +5,7 @@
 
 #include "model/expr_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,108 @@ static int enumerate(tctx *T, int *choice, int b, int nb)
     return 1;
 }
 
+/* ---- pruning: combinations that no time selects ------------------------------------------ */
+
+typedef struct points {
+    double *v;
+    int n, cap;
+} points;
+
+/* Adds the switching times of the comparisons in c when each side difference is affine in
+ * time; returns 0 when one is not (then nothing is pruned). */
+static int switching_times(tctx *T, const nsdae_cond *c, points *pts)
+{
+    if (c->a && !switching_times(T, c->a, pts)) return 0;
+    if (c->b && !switching_times(T, c->b, pts)) return 0;
+    if (!c->lhs) return 1;
+    const nsdae_expr *d = nsdae_tr_bind(T, nsdae_expr_binary(T->p, NSDAE_EXPR_SUB, c->lhs, c->rhs)), *dd;
+    nsdae_error e2;
+    if (!d || nsdae_expr_dt(T->p, d, &dd, &e2)) return 0;
+    if (dd->kind != NSDAE_EXPR_CONST) return 0;
+    if (dd->value == 0.0) return 1;
+    nsdae_eval_env env = {NULL, 0, NULL, 0, 0, 0.0};
+    double t = -nsdae_expr_eval(d, &env) / dd->value;
+    if (!isfinite(t)) return 0;
+    if (pts->n == pts->cap) {
+        int cap = pts->cap ? 2 * pts->cap : 16;
+        double *v = realloc(pts->v, (size_t)cap * sizeof *v);
+        if (!v) return 0;
+        pts->v = v;
+        pts->cap = cap;
+    }
+    pts->v[pts->n++] = t;
+    return 1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The phase selected at time t (-1 if none, which enumeration rules out). */
+static int phase_of_time(tctx *T, double t)
+{
+    int nb = nsdae_model_nblocks(T->m);
+    nsdae_eval_env env = {nsdae_model_param_values(T->m), nsdae_model_nparams(T->m), NULL, 0, 0, t};
+    for (int p = 0; p < T->nphases; p++) {
+        int ok = 1;
+        for (int b = 0; b < nb && ok; b++) {
+            int want = T->phases[p].choice[b];
+            if (want < 0) continue;
+            const nsdae_block *blk = nsdae_model_block(T->m, b);
+            int k = 0;
+            while (k < blk->nbranches - 1 && !nsdae_cond_eval(blk->conds[k], &env)) k++;
+            ok = k == want;
+        }
+        if (ok) return p;
+    }
+    return -1;
+}
+
+/* Keeps only the phases some time selects, when every time guard switches at known times:
+ * the selection is constant between consecutive switching times, so evaluating it at each of
+ * them, between them and beyond them visits every reachable combination. */
+static void prune(tctx *T)
+{
+    int nb = nsdae_model_nblocks(T->m);
+    points pts = {NULL, 0, 0};
+    int affine = 1;
+    for (int b = 0; b < nb && affine; b++) {
+        const nsdae_block *blk = nsdae_model_block(T->m, b);
+        if (!is_time_if(blk)) continue;
+        for (int k = 0; k < blk->nbranches - 1 && affine; k++) affine = switching_times(T, blk->conds[k], &pts);
+    }
+    unsigned char *seen = calloc((size_t)T->nphases, 1);
+    if (!affine || !seen || T->st) {
+        free(pts.v);
+        free(seen);
+        return;
+    }
+    qsort(pts.v, (size_t)pts.n, sizeof *pts.v, cmp_double);
+    for (int i = -1; i < pts.n; i++) {
+        double samples[3];
+        int ns = 0;
+        if (i < 0) samples[ns++] = pts.n ? pts.v[0] - 1.0 : 0.0;
+        else {
+            samples[ns++] = pts.v[i];
+            samples[ns++] = i + 1 < pts.n ? 0.5 * (pts.v[i] + pts.v[i + 1]) : pts.v[i] + 1.0;
+        }
+        for (int k = 0; k < ns; k++) {
+            int p = phase_of_time(T, samples[k]);
+            if (p >= 0) seen[p] = 1;
+        }
+    }
+    int kept = 0;
+    for (int p = 0; p < T->nphases; p++) {
+        if (seen[p]) T->phases[kept++] = T->phases[p];
+        else free(T->phases[p].choice);
+    }
+    T->nphases = kept;
+    free(pts.v);
+    free(seen);
+}
+
 int nsdae_tr_enumerate_phases(tctx *T)
 {
     int nb = nsdae_model_nblocks(T->m);
@@ -65,6 +168,7 @@ int nsdae_tr_enumerate_phases(tctx *T)
     if (!choice) { nsdae_tr_nomem(T); return 0; }
     int ok = enumerate(T, choice, 0, nb);
     free(choice);
+    if (ok && T->nphases > 1) prune(T);
     return ok;
 }
 

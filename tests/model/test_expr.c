@@ -209,3 +209,20 @@ Test(ir, full_model)
     cr_expect(strstr(err.message, "'nope'") != NULL);
     nsdae_model_destroy(m);
 }
+
+Test(ir, mode_equations)
+{
+    nsdae_model *m = parse("model m\n var x;\n var y;\nequation\n der(x) = y;\n"
+                           " if x > 0 then\n  if time > 1 then\n   y = 1;\n  else\n   y = 2;\n  end if;\n else\n  y = 3;\n end if;\n"
+                           " when x < 0 then\n  x = 0;\n end when;\nend m;\n");
+    int eqs[8];
+    int c1[] = {0, 1, 0}; /* outer then, inner else, when inactive */
+    cr_assert_eq(nsdae_model_mode_equations(m, c1, eqs), 2);
+    cr_expect_eq(eqs[0], 0);
+    cr_expect_str_eq(nsdae_model_equation(m, eqs[1])->text, "y = 2");
+    int c2[] = {1, 0, 1}; /* outer else (inner ignored), when active */
+    cr_assert_eq(nsdae_model_mode_equations(m, c2, eqs), 3);
+    cr_expect_str_eq(nsdae_model_equation(m, eqs[1])->text, "y = 3");
+    cr_expect_str_eq(nsdae_model_equation(m, eqs[2])->text, "x = 0");
+    nsdae_model_destroy(m);
+}

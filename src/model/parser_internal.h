@@ -1,0 +1,55 @@
+/* The .nsm parser's shared state and helpers (not public). The parser is split by job:
+ * parse_util.c (tokens, errors, limits), parse_expr.c (expressions and conditions),
+ * parse_equation.c (equations, if and when blocks), parser.c (declarations, the model). */
+#ifndef NSDAE_MODEL_PARSER_INTERNAL_H
+#define NSDAE_MODEL_PARSER_INTERNAL_H
+
+#include "model/ir.h"
+#include "model/lexer.h"
+
+#define MAX_DEPTH 200          /* nesting of parentheses, unary operators, conditions, blocks */
+#define MAX_STATEMENT_OPS 5000 /* operators in one statement: bounds the depth of left chains */
+#define MAX_DER_ORDER 8
+
+typedef struct parser {
+    const char *src, *file;
+    token_list toks;
+    size_t pos;
+    nsdae_model *m;
+    nsdae_error *err;
+    nsdae_status st;
+    int depth, ops;
+    int block, branch; /* current guard context */
+} parser;
+
+
+static inline nsdae_srcpos pos_of(const token *t) { return (nsdae_srcpos){t->line, t->col}; }
+
+const token *nsdae_ps_peek(parser *P);
+const token *nsdae_ps_peek_at(parser *P, size_t k);
+const token *nsdae_ps_advance(parser *P);
+int nsdae_ps_accept(parser *P, tok_kind k);
+/* Reports an error at token t; only the first error is kept. */
+void nsdae_ps_perr(parser *P, const token *t, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+void nsdae_ps_nomem(parser *P);
+/* How a found token is described in messages: "'x1'", "'1.5'", "end of file". */
+const char *nsdae_ps_describe(parser *P, const token *t, char *buf, size_t size);
+int nsdae_ps_expect(parser *P, tok_kind k, const char *context);
+int nsdae_ps_tok_is(parser *P, const token *t, const char *text);
+/* Counts one nesting level; fails beyond MAX_DEPTH. */
+int nsdae_ps_enter(parser *P);
+const nsdae_expr *nsdae_ps_checked(parser *P, const nsdae_expr *e);
+int nsdae_ps_find_name(const char *const *names, int n, const char *s, size_t len);
+char *nsdae_ps_slice(parser *P, const token *first, const token *last);
+
+const nsdae_expr *nsdae_ps_parse_expr(parser *P);
+int nsdae_ps_require_const(parser *P, const nsdae_expr *e, const token *at, const char *what);
+const nsdae_cond *nsdae_ps_parse_cond(parser *P);
+/* Equations until a token that ends the list; returns their count, -1 on error. */
+int nsdae_ps_parse_equation_list(parser *P, int nested);
+
+#endif
