@@ -150,6 +150,28 @@ int run_load_system(const run_options *o, const char *cmd, nsdae_mlcs **out)
     return 1;
 }
 
+/* The time grid from --stop/--step/--steps and the model's defaults, shared by every scheme. */
+static int resolve_grid(const run_options *o, const char *cmd, double model_stop, double model_step, double *stop,
+                        double *step, long *nsteps)
+{
+    *stop = !isnan(o->stop) ? o->stop : model_stop > 0 ? model_stop : 1.0;
+    *step = 0.0;
+    *nsteps = 0;
+    if (o->nsteps > 0 && !isnan(o->step)) {
+        fprintf(stderr, "nsdae %s: give either --step or --steps, not both\n", cmd);
+        return 0;
+    }
+    if (o->nsteps > 0) *nsteps = o->nsteps;
+    else if (!isnan(o->step)) *step = o->step;
+    else if (model_step > 0) *step = model_step;
+    else *nsteps = 100;
+    if (!(*stop > 0.0)) {
+        fprintf(stderr, "nsdae %s: --stop %g: the stop time must be > 0\n", cmd, *stop);
+        return 0;
+    }
+    return 1;
+}
+
 int run_stepper_options(const run_options *o, const char *cmd, const nsdae_mlcs *s, nsdae_stepper_options *so)
 {
     nsdae_stepper_defaults(so);
@@ -158,20 +180,7 @@ int run_stepper_options(const run_options *o, const char *cmd, const nsdae_mlcs 
     so->select_algebraic = o->select_algebraic;
     so->count_solutions = o->count_solutions;
     so->t0 = 0.0;
-    so->stop = !isnan(o->stop) ? o->stop : s->stop_time > 0 ? s->stop_time : 1.0;
-    so->nsteps = 0;
-    if (o->nsteps > 0 && !isnan(o->step)) {
-        fprintf(stderr, "nsdae %s: give either --step or --steps, not both\n", cmd);
-        return 0;
-    }
-    if (o->nsteps > 0) so->nsteps = o->nsteps;
-    else if (!isnan(o->step)) so->step = o->step;
-    else if (s->step > 0) so->step = s->step;
-    else so->nsteps = 100;
-    if (!(so->stop > so->t0)) {
-        fprintf(stderr, "nsdae %s: --stop %g: the stop time must be > 0\n", cmd, so->stop);
-        return 0;
-    }
+    if (!resolve_grid(o, cmd, s->stop_time, s->step, &so->stop, &so->step, &so->nsteps)) return 0;
     if (o->scheme == NSDAE_SCHEME_EULER && o->theta > 0 && o->theta != 1.0) {
         fprintf(stderr, "nsdae %s: --theta %g: the euler scheme has theta = 1 (use --scheme theta)\n", cmd, o->theta);
         return 0;
@@ -208,19 +217,5 @@ int run_moreau_options(const run_options *o, const char *cmd, const nsdae_lagran
     nsdae_moreau_defaults(mo);
     if (o->theta > 0) mo->theta = o->theta;
     mo->t0 = 0.0;
-    mo->stop = !isnan(o->stop) ? o->stop : s->stop_time > 0 ? s->stop_time : 1.0;
-    mo->nsteps = 0;
-    if (o->nsteps > 0 && !isnan(o->step)) {
-        fprintf(stderr, "nsdae %s: give either --step or --steps, not both\n", cmd);
-        return 0;
-    }
-    if (o->nsteps > 0) mo->nsteps = o->nsteps;
-    else if (!isnan(o->step)) mo->step = o->step;
-    else if (s->step > 0) mo->step = s->step;
-    else mo->nsteps = 100;
-    if (!(mo->stop > mo->t0)) {
-        fprintf(stderr, "nsdae %s: --stop %g: the stop time must be > 0\n", cmd, mo->stop);
-        return 0;
-    }
-    return 1;
+    return resolve_grid(o, cmd, s->stop_time, s->step, &mo->stop, &mo->step, &mo->nsteps);
 }
