@@ -81,8 +81,9 @@ static int find_coordinates(lctx *L)
                                      "equations of motion", x->max_order);
         } else if (x->max_order == 1) {
             nsdae_lag_fail_var(L, v, "used only up to der(%s): the Lagrangian contact form needs second-order "
-                                     "coordinates, der(der(%s)), and no first-order unknowns (first-order "
-                                     "models are translated to an MLCS)", x->name, x->name);
+                                     "coordinates, der(der(%s)), and no first-order unknowns (write the "
+                                     "equation of motion with der(der(%s)) instead of a velocity variable)",
+                               x->name, x->name, x->name);
         } else if (x->max_order == 0) {
             nsdae_lag_fail_var(L, v, "neither a coordinate (used with der(der(%s))) nor the multiplier of a "
                                      "contact (0 <= gap _|_ %s >= 0): the Lagrangian contact form has no "

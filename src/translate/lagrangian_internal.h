@@ -59,6 +59,12 @@ int nsdae_lag_classify(lctx *L);
  * are grad g^T lambda; lagrangian_motion.c. */
 int nsdae_lag_motion(lctx *L);
 
+/* Pairs the equations of motion with the coordinates: A is ndof x ndof row-major, A[k*ndof + j]
+ * the coefficient of der(der(q_j)) in equation k. Fills eq_of_coord; returns 1, 0 after a
+ * failure (memory), or -1 - k when equation k has no acceleration left (singular pattern).
+ * lagrangian_assign.c. */
+int nsdae_lag_assign(lctx *L, const nsdae_expr **A, int *eq_of_coord);
+
 /* Numerical comparison of two expressions of q, der(q) and time at the start and at a few test
  * points: 1 equal, 0 different (*va, *vb get the values at the first differing point), -1 never
  * both finite. lagrangian_motion.c. */

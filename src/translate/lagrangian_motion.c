@@ -52,22 +52,6 @@ int nsdae_lag_same_values(lctx *L, const nsdae_expr *a, const nsdae_expr *b, dou
     return !same ? 0 : compared ? 1 : -1;
 }
 
-/* Kuhn's augmenting paths on the acceleration pattern (structural's matcher is in a later stage:
- * DESIGN.md section 1 has translate below structural). */
-static int augment(const lctx *L, const nsdae_expr **A, int k, int *eq_of_coord, unsigned char *seen)
-{
-    for (int j = 0; j < L->ndof; j++) {
-        const nsdae_expr *a = A[(size_t)k * L->ndof + j];
-        if (seen[j] || (a->kind == NSDAE_EXPR_CONST && a->value == 0.0)) continue;
-        seen[j] = 1;
-        if (eq_of_coord[j] < 0 || augment(L, A, eq_of_coord[j], eq_of_coord, seen)) {
-            eq_of_coord[j] = k;
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* The coefficients of one equation; A and C are rows of ndof and ncontacts entries. */
 static int decompose(lctx *L, const nsdae_equation *q, const nsdae_leaf *leaves, const nsdae_expr **coef,
                      const nsdae_expr **rest)
@@ -107,29 +91,22 @@ static int decompose(lctx *L, const nsdae_equation *q, const nsdae_leaf *leaves,
 static int match(lctx *L, const nsdae_equation **eqs, const nsdae_expr **A)
 {
     int *eq_of_coord = malloc((size_t)L->ndof * sizeof *eq_of_coord);
-    unsigned char *seen = malloc((size_t)L->ndof);
-    if (!eq_of_coord || !seen) {
-        free(eq_of_coord);
-        free(seen);
+    if (!eq_of_coord) {
         nsdae_lag_nomem(L);
         return 0;
     }
-    for (int j = 0; j < L->ndof; j++) eq_of_coord[j] = -1;
-    for (int k = 0; k < L->ndof && !L->st; k++) {
-        memset(seen, 0, (size_t)L->ndof);
-        if (!augment(L, A, k, eq_of_coord, seen))
-            nsdae_lag_fail(L, NSDAE_UNSUPPORTED, eqs[k],
-                           "no acceleration left for this equation: each coordinate needs its own equation of "
-                           "motion in which its der(der(.)) appears (the mass matrix is singular)");
-    }
-    for (int j = 0; j < L->ndof && !L->st; j++) {
+    int r = nsdae_lag_assign(L, A, eq_of_coord);
+    if (r < 0)
+        nsdae_lag_fail(L, NSDAE_UNSUPPORTED, eqs[-1 - r],
+                       "no acceleration left for this equation: each coordinate needs its own equation of "
+                       "motion in which its der(der(.)) appears (the mass matrix is singular at the start)");
+    for (int j = 0; j < L->ndof && r > 0; j++) {
         int k = eq_of_coord[j];
         L->motion[j] = eqs[k];
         for (int i = 0; i < L->ndof; i++) L->mass[j + (size_t)i * L->ndof] = A[(size_t)k * L->ndof + i];
     }
     free(eq_of_coord);
-    free(seen);
-    return !L->st;
+    return r > 0 && !L->st;
 }
 
 /* M symmetric (symbolically or at the test points) with a positive diagonal at the start. */

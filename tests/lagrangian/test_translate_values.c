@@ -176,3 +176,29 @@ Test(lagrangian_values, bead_column_structure)
     }
     nsdae_lagrangian_destroy(s);
 }
+
+/* Two coupled masses, M = [[2, 1], [1, 3]]: both pairings of equations and coordinates are
+ * perfect matchings of the acceleration pattern, in either source order; only one gives the
+ * symmetric M, and it must be found whatever the order of the equations. */
+Test(lagrangian_values, coupled_masses_in_either_order)
+{
+    const char *eqx = "  2*der(der(x)) + der(der(y)) = -x + l;\n", *eqy = "  der(der(x)) + 3*der(der(y)) = -4*y;\n";
+    for (int order = 0; order < 2; order++) {
+        char src[512];
+        snprintf(src, sizeof src,
+                 "model coupled\n  var x(start = 1);\n  var y(start = 2);\n  var l;\nequation\n%s%s"
+                 "  0 <= x _|_ l >= 0;\nend coupled;\n", order ? eqy : eqx, order ? eqx : eqy);
+        nsdae_lagrangian *s = NULL;
+        nsdae_error err = {0};
+        cr_assert_eq(lag_translate_text(src, &s, &err), NSDAE_OK, "order %d: %s", order, err.message);
+        double q[2] = {0.5, -0.25}, v[2] = {0, 0}, M[4], F[2], G[2];
+        cr_assert_eq(s->mass(q, M, s->ctx), 0);
+        cr_assert_eq(s->forces(0.0, q, v, F, s->ctx), 0);
+        cr_assert_eq(s->gap_jacobian(q, G, s->ctx), 0);
+        const double Mw[4] = {2.0, 1.0, 1.0, 3.0}, Fw[2] = {-0.5, 1.0}, Gw[2] = {1.0, 0.0};
+        expect_all(M, Mw, 4, "M");
+        expect_all(F, Fw, 2, "F");
+        expect_all(G, Gw, 2, "G");
+        nsdae_lagrangian_destroy(s);
+    }
+}
