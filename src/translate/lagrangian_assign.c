@@ -71,28 +71,25 @@ int nsdae_lag_assign(lctx *L, const nsdae_expr **A, int *eq_of_coord)
 {
     const int n = L->ndof;
     double *cost = malloc((size_t)n * n * sizeof *cost);
-    double *vars = calloc(3 * (size_t)L->nvars + 1, sizeof *vars);
     int *col = malloc((size_t)n * sizeof *col);
-    if (!cost || !vars || !col) {
-        free(cost); free(vars); free(col);
+    if (!cost || !col) {
+        free(cost); free(col);
         nsdae_lag_nomem(L);
         return 0;
     }
-    for (int j = 0; j < n; j++) vars[L->coord[j]] = nsdae_model_start_value(L->m, L->coord[j], 0);
-    nsdae_eval_env env = {nsdae_model_param_values(L->m), nsdae_model_nparams(L->m), vars, L->nvars, 2, 0.0};
     for (size_t k = 0; k < (size_t)n * n; k++) {
-        double a = fabs(nsdae_expr_eval(A[k], &env));
+        double a = fabs(nsdae_lag_eval_at(L, A[k], 0));
         cost[k] = a > 0.0 && isfinite(a) ? -log(a) : FORBIDDEN;
     }
-    int ok = hungarian(n, cost, col);
-    if (!ok) nsdae_lag_nomem(L);
+    int ok = !L->st && hungarian(n, cost, col);
+    if (!ok) nsdae_lag_nomem(L); /* no-op after an earlier failure */
     for (int k = 0; ok && k < n; k++) {
         if (cost[(size_t)k * n + col[k]] >= FORBIDDEN) { /* no perfect matching on the non-zeros */
-            free(cost); free(vars); free(col);
+            free(cost); free(col);
             return -1 - k;
         }
         eq_of_coord[col[k]] = k;
     }
-    free(cost); free(vars); free(col);
+    free(cost); free(col);
     return ok;
 }

@@ -65,6 +65,10 @@ int nsdae_lag_motion(lctx *L);
  * lagrangian_assign.c. */
 int nsdae_lag_assign(lctx *L, const nsdae_expr **A, int *eq_of_coord);
 
+/* Value of an expression of q, der(q) and time at test point `point` (0: the start, t = 0; others
+ * spread around it); NaN on a domain error. lagrangian_motion.c. */
+double nsdae_lag_eval_at(lctx *L, const nsdae_expr *e, int point);
+
 /* Numerical comparison of two expressions of q, der(q) and time at the start and at a few test
  * points: 1 equal, 0 different (*va, *vb get the values at the first differing point), -1 never
  * both finite. lagrangian_motion.c. */

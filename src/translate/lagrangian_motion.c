@@ -8,11 +8,12 @@
 
 #include "model/expr_internal.h"
 
+#include <nsdae/tolerances.h>
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define SAME_VALUE_RTOL 1e-9 /* relative agreement of two expressions at a test point */
 #define NPOINTS 5            /* the start and four test points */
 
 /* A deterministic spread of states around the start (positions, velocities, time), away from
@@ -27,32 +28,38 @@ static void test_point(const lctx *L, int p, double *vars)
     }
 }
 
-int nsdae_lag_same_values(lctx *L, const nsdae_expr *a, const nsdae_expr *b, double *va, double *vb)
+double nsdae_lag_eval_at(lctx *L, const nsdae_expr *e, int point)
 {
     double *vars = calloc(3 * (size_t)L->nvars + 1, sizeof *vars);
     if (!vars) {
         nsdae_lag_nomem(L);
-        return 0;
+        return NAN;
     }
-    nsdae_eval_env env = {nsdae_model_param_values(L->m), nsdae_model_nparams(L->m), vars, L->nvars, 2, 0.0};
-    int compared = 0, same = 1;
-    for (int p = 0; p < NPOINTS && same; p++) {
-        test_point(L, p, vars);
-        env.time = 0.25 * p;
-        double x = nsdae_expr_eval(a, &env), y = nsdae_expr_eval(b, &env);
-        if (!isfinite(x) || !isfinite(y)) continue;
-        compared++;
-        if (fabs(x - y) > SAME_VALUE_RTOL * (1.0 + fmax(fabs(x), fabs(y)))) {
-            same = 0;
-            *va = x;
-            *vb = y;
-        }
-    }
+    test_point(L, point, vars);
+    nsdae_eval_env env = {nsdae_model_param_values(L->m), nsdae_model_nparams(L->m), vars, L->nvars, 2, 0.25 * point};
+    double v = nsdae_expr_eval(e, &env);
     free(vars);
-    return !same ? 0 : compared ? 1 : -1;
+    return v;
 }
 
-/* The coefficients of one equation; A and C are rows of ndof and ncontacts entries. */
+int nsdae_lag_same_values(lctx *L, const nsdae_expr *a, const nsdae_expr *b, double *va, double *vb)
+{
+    int compared = 0;
+    for (int p = 0; p < NPOINTS && !L->st; p++) {
+        double x = nsdae_lag_eval_at(L, a, p), y = nsdae_lag_eval_at(L, b, p);
+        if (!isfinite(x) || !isfinite(y)) continue;
+        compared++;
+        if (fabs(x - y) > NSDAE_TOL_SAME_EXPR * (1.0 + fmax(fabs(x), fabs(y)))) {
+            *va = x;
+            *vb = y;
+            return 0;
+        }
+    }
+    return compared ? 1 : -1;
+}
+
+/* The coefficients of one equation: coef gets those of the ndof accelerations, then those of the
+ * ncontacts multipliers. */
 static int decompose(lctx *L, const nsdae_equation *q, const nsdae_leaf *leaves, const nsdae_expr **coef,
                      const nsdae_expr **rest)
 {
@@ -130,15 +137,8 @@ static int check_mass(lctx *L)
                            L->motion[j]->pos.col, b2);
             return 0;
         }
-        double *vars = calloc(3 * (size_t)L->nvars + 1, sizeof *vars);
-        if (!vars) {
-            nsdae_lag_nomem(L);
-            return 0;
-        }
-        test_point(L, 0, vars);
-        nsdae_eval_env env = {nsdae_model_param_values(L->m), nsdae_model_nparams(L->m), vars, L->nvars, 2, 0.0};
-        double mii = nsdae_expr_eval(L->mass[i + (size_t)i * n], &env);
-        free(vars);
+        double mii = nsdae_lag_eval_at(L, L->mass[i + (size_t)i * n], 0);
+        if (L->st) return 0;
         if (!(mii > 0.0)) {
             nsdae_lag_fail(L, NSDAE_UNSUPPORTED, L->motion[i],
                            "the coefficient of der(der(%s)) is %g at the start: the mass matrix must be positive "
