@@ -192,12 +192,8 @@ int run_load_contact(const run_options *o, const char *cmd, nsdae_lagrangian **o
         nsdae_status st = nsdae_model_parse_file(o->model_path, &m, &err);
         for (int k = 0; st == NSDAE_OK && k < o->nparams; k++)
             st = nsdae_model_set_param(m, o->params[k].name, o->params[k].value, &err);
+        /* the system carries the experiment's stop and step as its defaults (run_moreau_options) */
         if (st == NSDAE_OK) st = nsdae_translate_lagrangian(m, out, &err);
-        if (st == NSDAE_OK) { /* the translator copies them already; kept explicit as for the MLCS */
-            const nsdae_experiment *x = nsdae_model_experiment(m);
-            if ((*out)->stop_time <= 0 && x->stop > 0) (*out)->stop_time = x->stop;
-            if ((*out)->step <= 0 && x->step > 0) (*out)->step = x->step;
-        }
         nsdae_model_destroy(m);
         if (st != NSDAE_OK) {
             fprintf(stderr, "nsdae %s: %s\n", cmd, err.message);
