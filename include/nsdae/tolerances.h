@@ -16,6 +16,10 @@
 #define NSDAE_TOL_COMPLEMENTARITY 1e-9 /* min(z_i, w_i) below this (scaled) counts as complementary */
 #define NSDAE_LEMKE_MAX_PIVOTS_FACTOR 50 /* Lemke gives up after 50 * N + 1000 pivots */
 
+/* Translation */
+#define NSDAE_TOL_SAME_EXPR     1e-9   /* Lagrangian form: two expressions agree at a test point when
+                                          |a - b| <= tol (1 + max(|a|, |b|)) (contact force = gradient) */
+
 /* Steppers */
 #define NSDAE_TOL_STOP_TIME     1e-12  /* relative: a last step shorter than this is merged */
 #define NSDAE_MJ_ACTIVATION_THRESHOLD 0.0 /* Moreau-Jean: contact active when g + (h/2) G v <= this

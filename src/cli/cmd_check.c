@@ -1,9 +1,11 @@
 /* nsdae check: parse and translate a model; print its unknowns and their roles, parameters,
- * the MLCS sizes, and with --verbose its matrices (text or --json). */
+ * the MLCS sizes, and with --verbose its matrices (text or --json). Models with an impact law
+ * get the sizes of their Lagrangian contact form instead. */
 #include "cli/commands.h"
 
 #include <nsdae/model.h>
 #include <nsdae/translate.h>
+#include <nsdae/translate_lagrangian.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -18,7 +20,9 @@ static void usage(FILE *out)
           "\n"
           "Parses MODEL (.nsm), translates it into a mixed linear complementarity system and prints\n"
           "its unknowns (differential, algebraic, multiplier), parameters and MLCS sizes (equality,\n"
-          "complementarity and box rows). Exit status: 0 ok, 1 model error, 2 bad usage.\n"
+          "complementarity and box rows). A model with an impact law (restitution), which the MLCS\n"
+          "refuses, is checked in the Lagrangian contact form instead (--scheme moreau).\n"
+          "Exit status: 0 ok, 1 model error, 2 bad usage.\n"
           "\n"
           "  --json               machine-readable output\n"
           "  --verbose            also print the matrices E, A, B, b, C, D, c of every phase\n"
@@ -178,6 +182,35 @@ static void print_json(const nsdae_model *m, const nsdae_mlcs *s, const nsdae_tr
     printf("}\n");
 }
 
+/* A model with an impact law is refused by the MLCS translation (mlcs_err): it belongs to the
+ * Lagrangian contact form (Moreau-Jean), so that form is checked instead. */
+static int check_contact(const nsdae_model *m, const nsdae_error *mlcs_err, int json)
+{
+    nsdae_lagrangian *L = NULL;
+    nsdae_error err;
+    nsdae_error_clear(&err);
+    if (mlcs_err->status != NSDAE_UNSUPPORTED || !nsdae_translate_has_impact_law(m)) {
+        fprintf(stderr, "%s\n", mlcs_err->message);
+        return 1;
+    }
+    if (nsdae_translate_lagrangian(m, &L, &err)) {
+        fprintf(stderr, "%s\n%s\n", mlcs_err->message, err.message);
+        return 1;
+    }
+    if (json) {
+        printf("{\"model\": ");
+        json_string(nsdae_model_name(m));
+        printf(", \"file\": ");
+        json_string(nsdae_model_filename(m));
+        printf(", \"contact\": {\"ndof\": %d, \"ncontacts\": %d}}\n", L->ndof, L->ncontacts);
+    } else {
+        printf("model %s (%s)\n", nsdae_model_name(m), nsdae_model_filename(m));
+        printf("contact model: Lagrangian form with %d dof and %d contacts\n", L->ndof, L->ncontacts);
+    }
+    nsdae_lagrangian_destroy(L);
+    return 0;
+}
+
 int nsdae_cmd_check(int argc, char **argv)
 {
     const char *path = NULL;
@@ -250,9 +283,9 @@ int nsdae_cmd_check(int argc, char **argv)
     nsdae_mlcs *s = NULL;
     nsdae_translate_info *info = NULL;
     if (nsdae_translate_mlcs(m, &s, &info, &err)) {
-        fprintf(stderr, "%s\n", err.message);
+        int st = check_contact(m, &err, json);
         nsdae_model_destroy(m);
-        return 1;
+        return st;
     }
     if (json) print_json(m, s, info, verbose);
     else print_text(m, s, info, verbose);

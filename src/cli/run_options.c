@@ -5,6 +5,7 @@
 #include <nsdae/builtin_contact.h>
 #include <nsdae/model.h>
 #include <nsdae/translate.h>
+#include <nsdae/translate_lagrangian.h>
 
 #include <errno.h>
 #include <math.h>
@@ -196,9 +197,18 @@ int run_load_contact(const run_options *o, const char *cmd, nsdae_lagrangian **o
         return 0;
     }
     if (o->model_path) {
-        fprintf(stderr, "nsdae %s: %s: contact models from .nsm files are not translated yet; use --example "
-                        "bouncing-ball, beads or cup-and-ball\n", cmd, o->model_path);
-        return 0;
+        nsdae_model *m = NULL;
+        nsdae_status st = nsdae_model_parse_file(o->model_path, &m, &err);
+        for (int k = 0; st == NSDAE_OK && k < o->nparams; k++)
+            st = nsdae_model_set_param(m, o->params[k].name, o->params[k].value, &err);
+        /* the system carries the experiment's stop and step as its defaults (run_moreau_options) */
+        if (st == NSDAE_OK) st = nsdae_translate_lagrangian(m, out, &err);
+        nsdae_model_destroy(m);
+        if (st != NSDAE_OK) {
+            fprintf(stderr, "nsdae %s: %s\n", cmd, err.message);
+            return 0;
+        }
+        return 1;
     }
     if (nsdae_builtin_description(o->example)) {
         fprintf(stderr, "nsdae %s: --example %s is not a contact model: --scheme moreau needs one of "

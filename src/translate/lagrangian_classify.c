@@ -1,0 +1,171 @@
+/* Which variables are coordinates and which are contact multipliers, and the contacts
+ * themselves: gap, gradient (symbolic), restitution. Everything outside the Lagrangian contact
+ * form (guards, relays, first-order or algebraic unknowns) is refused here, before any equation
+ * of motion is looked at, so that the message names the construct rather than a symptom. */
+#include "translate/lagrangian_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* The multiplier side of a complementarity: a variable alone, never differentiated, not yet the
+ * multiplier of another contact. */
+static int multiplier_side(const lctx *L, const nsdae_expr *x)
+{
+    return x->kind == NSDAE_EXPR_VAR && x->order == 0 && x->index >= 0 && x->index < L->nvars &&
+           nsdae_model_var(L->m, x->index)->max_order == 0;
+}
+
+static int check_equation_kinds(lctx *L)
+{
+    for (int k = 0; k < nsdae_model_nequations(L->m) && !L->st; k++) {
+        const nsdae_equation *q = nsdae_model_equation(L->m, k);
+        if (q->block >= 0)
+            nsdae_lag_fail(L, NSDAE_UNSUPPORTED, q,
+                           "guarded equations (if/when) are not part of the Lagrangian contact form, which "
+                           "takes equations of motion and unilateral contacts only");
+        else if (q->kind == NSDAE_EQ_SIGN)
+            nsdae_lag_fail(L, NSDAE_UNSUPPORTED, q,
+                           "relay relations ('in sign') are not part of the Lagrangian contact form, which "
+                           "takes equations of motion and unilateral contacts only");
+    }
+    return !L->st;
+}
+
+/* Each complementarity is a contact; its multiplier is b, or a when b is not a variable alone. */
+static int find_multipliers(lctx *L)
+{
+    int n = 0;
+    for (int k = 0; k < nsdae_model_nequations(L->m); k++)
+        if (nsdae_model_equation(L->m, k)->kind == NSDAE_EQ_COMPL) n++;
+    L->contacts = calloc((size_t)n + 1, sizeof *L->contacts);
+    if (!L->contacts) {
+        nsdae_lag_nomem(L);
+        return 0;
+    }
+    for (int k = 0; k < nsdae_model_nequations(L->m) && !L->st; k++) {
+        const nsdae_equation *q = nsdae_model_equation(L->m, k);
+        if (q->kind != NSDAE_EQ_COMPL) continue;
+        const nsdae_expr *mult = multiplier_side(L, q->b) ? q->b : multiplier_side(L, q->a) ? q->a : NULL;
+        if (!mult) {
+            nsdae_lag_fail(L, NSDAE_UNSUPPORTED, q,
+                           "a contact is 0 <= gap(q) _|_ lambda >= 0 with the multiplier lambda a variable that "
+                           "is never differentiated; neither side is one");
+            break;
+        }
+        int v = mult->index;
+        if (L->contact_of_var[v] >= 0) {
+            const nsdae_equation *other = L->contacts[L->contact_of_var[v]].eq;
+            nsdae_lag_fail(L, NSDAE_UNSUPPORTED, q, "'%s' is already the multiplier of the contact at %d:%d",
+                           nsdae_model_var(L->m, v)->name, other->pos.line, other->pos.col);
+            break;
+        }
+        lag_contact *c = &L->contacts[L->ncontacts];
+        c->eq = q;
+        c->var = v;
+        c->gap = mult == q->b ? q->a : q->b; /* bound in contact_data */
+        L->contact_of_var[v] = L->ncontacts++;
+    }
+    return !L->st;
+}
+
+static int find_coordinates(lctx *L)
+{
+    for (int v = 0; v < L->nvars && !L->st; v++) {
+        const nsdae_var *x = nsdae_model_var(L->m, v);
+        if (L->contact_of_var[v] >= 0) continue;
+        if (x->max_order == 2) {
+            L->coord_of_var[v] = L->ndof;
+            L->coord[L->ndof++] = v;
+        } else if (x->max_order > 2) {
+            nsdae_lag_fail_var(L, v, "used with a derivative of order %d: the Lagrangian contact form takes second-order "
+                                     "equations of motion", x->max_order);
+        } else if (x->max_order == 1) {
+            nsdae_lag_fail_var(L, v, "used only up to der(%s): the Lagrangian contact form needs second-order "
+                                     "coordinates, der(der(%s)), and no first-order unknowns (write the "
+                                     "equation of motion with der(der(%s)) instead of a velocity variable)",
+                               x->name, x->name, x->name);
+        } else if (x->max_order == 0) {
+            nsdae_lag_fail_var(L, v, "neither a coordinate (used with der(der(%s))) nor the multiplier of a "
+                                     "contact (0 <= gap _|_ %s >= 0): the Lagrangian contact form has no "
+                                     "algebraic unknowns", x->name, x->name);
+        } else {
+            nsdae_lag_fail_var(L, v, "declared but used in no equation");
+        }
+    }
+    if (!L->st && L->ndof == 0)
+        nsdae_lag_fail(L, NSDAE_UNSUPPORTED, NULL,
+                       "no coordinate: the Lagrangian contact form needs variables used with der(der(x))");
+    return !L->st;
+}
+
+/* The gap may use the positions and parameters only. */
+static int check_gap(lctx *L, const lag_contact *c)
+{
+    char buf[200];
+    if (c->gap->flags & NSDAE_EXPR_HAS_TIME) {
+        nsdae_lag_fail(L, NSDAE_UNSUPPORTED, c->eq, "the gap uses 'time': it must be a function of the positions");
+        return 0;
+    }
+    for (int v = 0; v < L->nvars; v++) {
+        int o = nsdae_expr_max_order(c->gap, v);
+        if (o < 0 || (o == 0 && L->coord_of_var[v] >= 0)) continue;
+        nsdae_model_print_expr(L->m, c->gap, buf, sizeof buf);
+        nsdae_lag_fail(L, NSDAE_UNSUPPORTED, c->eq,
+                       "the gap '%s' uses %s%s%s: it must be a function of the positions only", buf,
+                       o == 0 ? "the multiplier '" : o == 1 ? "der(" : "der(der(", nsdae_model_var(L->m, v)->name,
+                       o == 0 ? "'" : o == 1 ? ")" : "))");
+        return 0;
+    }
+    return 1;
+}
+
+/* e_c: absent means 0 (plastic impact); otherwise a finite constant in [0, 1]. */
+static int restitution(lctx *L, lag_contact *c)
+{
+    c->e = 0.0;
+    if (!c->eq->restitution) return 1;
+    const nsdae_expr *e = nsdae_lag_bind(L, c->eq->restitution);
+    if (!e) return 0;
+    if (e->kind != NSDAE_EXPR_CONST || !isfinite(e->value)) {
+        char buf[200];
+        nsdae_model_print_expr(L->m, c->eq->restitution, buf, sizeof buf);
+        nsdae_lag_fail(L, NSDAE_UNSUPPORTED, c->eq,
+                       "the restitution '%s' does not evaluate to a finite constant with the current parameters",
+                       buf);
+        return 0;
+    }
+    if (!(e->value >= 0.0 && e->value <= 1.0)) {
+        nsdae_lag_fail(L, NSDAE_INVALID_INPUT, c->eq,
+                       "restitution coefficient %g is outside [0, 1] (Newton's impact law)", e->value);
+        return 0;
+    }
+    c->e = e->value;
+    return 1;
+}
+
+static int contact_data(lctx *L, lag_contact *c)
+{
+    c->gap = nsdae_lag_bind(L, c->gap);
+    if (!c->gap || !check_gap(L, c) || !restitution(L, c)) return 0;
+    c->grad = calloc((size_t)L->ndof, sizeof *c->grad);
+    if (!c->grad) {
+        nsdae_lag_nomem(L);
+        return 0;
+    }
+    for (int j = 0; j < L->ndof; j++) {
+        nsdae_error e2;
+        if (nsdae_expr_diff(L->p, c->gap, L->coord[j], 0, &c->grad[j], &e2) != NSDAE_OK) {
+            nsdae_lag_nomem(L);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int nsdae_lag_classify(lctx *L)
+{
+    if (!check_equation_kinds(L) || !find_multipliers(L) || !find_coordinates(L)) return 0;
+    for (int c = 0; c < L->ncontacts; c++)
+        if (!contact_data(L, &L->contacts[c])) return 0;
+    return 1;
+}

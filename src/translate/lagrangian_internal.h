@@ -1,0 +1,81 @@
+/* State shared by the files of the Lagrangian translation (translate_lagrangian.h; not public). */
+#ifndef NSDAE_LAGRANGIAN_INTERNAL_H
+#define NSDAE_LAGRANGIAN_INTERNAL_H
+
+#include <nsdae/translate_lagrangian.h>
+
+/* One unilateral contact: 0 <= gap _|_ lambda >= 0 restitution e. */
+typedef struct lag_contact {
+    const nsdae_equation *eq;
+    int var;                       /* model variable of the multiplier */
+    const nsdae_expr *gap;         /* parameters bound, in the model's pool */
+    const nsdae_expr **grad;       /* ndof: d gap / d q_j */
+    double e;
+} lag_contact;
+
+/* The translation in progress. Symbolic work happens in the model's pool (as for the MLCS);
+ * the finished expressions are copied into a pool owned by the system (lagrangian_eval.c). */
+typedef struct lctx {
+    const nsdae_model *m;
+    nsdae_expr_pool *p;
+    nsdae_error *err;
+    nsdae_status st;               /* first failure; later ones are ignored */
+    int nvars;
+
+    int ndof;
+    int *coord;                    /* ndof: model variable of coordinate j */
+    int *coord_of_var;             /* nvars: coordinate index, or -1 */
+    int *contact_of_var;           /* nvars: contact index when the variable is a multiplier, or -1 */
+
+    lag_contact *contacts;
+    int ncontacts;
+
+    const nsdae_equation **motion; /* ndof: equation of motion of coordinate j (after matching) */
+    const nsdae_expr **mass;       /* ndof x ndof, column-major: M[i + j*ndof] */
+    const nsdae_expr **force;      /* ndof: F_i */
+} lctx;
+
+/* Failure with "file:line:col: equation 'text': message" (eq may be NULL: "file: message"). */
+void nsdae_lag_fail(lctx *L, nsdae_status st, const nsdae_equation *eq, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* Failure about a variable: at the first equation that uses it at its highest order, else at its
+ * declaration ("file:line:col: variable 'x': message"). */
+void nsdae_lag_fail_var(lctx *L, int var, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+void nsdae_lag_nomem(lctx *L);
+/* e with the parameters replaced by their current values, folded; NULL after a failure. */
+const nsdae_expr *nsdae_lag_bind(lctx *L, const nsdae_expr *e);
+
+/* Coordinates, multipliers and contacts (gaps, gradients, restitutions); lagrangian_classify.c. */
+int nsdae_lag_classify(lctx *L);
+
+/* Equations of motion: matching to coordinates, M, F, and the check that the multiplier terms
+ * are grad g^T lambda; lagrangian_motion.c. */
+int nsdae_lag_motion(lctx *L);
+
+/* Pairs the equations of motion with the coordinates: A is ndof x ndof row-major, A[k*ndof + j]
+ * the coefficient of der(der(q_j)) in equation k. Fills eq_of_coord; returns 1, 0 after a
+ * failure (memory), or -1 - k when equation k has no acceleration left (singular pattern).
+ * lagrangian_assign.c. */
+int nsdae_lag_assign(lctx *L, const nsdae_expr **A, int *eq_of_coord);
+
+/* Value of an expression of q, der(q) and time at test point `point` (0: the start, t = 0; others
+ * spread around it); NaN on a domain error. lagrangian_motion.c. */
+double nsdae_lag_eval_at(lctx *L, const nsdae_expr *e, int point);
+
+/* Numerical comparison of two expressions of q, der(q) and time at the start and at a few test
+ * points: 1 equal, 0 different (*va, *vb get the values at the first differing point), -1 never
+ * both finite. lagrangian_motion.c. */
+int nsdae_lag_same_values(lctx *L, const nsdae_expr *a, const nsdae_expr *b, double *va, double *vb);
+
+/* The owned evaluation context and callbacks; lagrangian_eval.c. Installs them in s (which then
+ * owns the context). */
+int nsdae_lag_install(lctx *L, nsdae_lagrangian *s);
+
+#endif

@@ -1,0 +1,229 @@
+/* The equations of motion: each is affine in the accelerations and the multipliers,
+ *   r_k = sum_j A_kj(q) der(der(q_j)) + sum_c C_kc(q) lambda_c + rest_k(t, q, der(q)) = 0,
+ * is matched to the coordinate whose acceleration it determines, and gives row i of
+ *   M = A, F = -rest, G^T = -C  (M q'' = F + G^T lambda).
+ * The last identity is checked, not assumed: a contact force written with another sign or another
+ * direction than the gap gradient would make Moreau-Jean integrate a different model. */
+#include "translate/lagrangian_internal.h"
+
+#include "model/expr_internal.h"
+
+#include <nsdae/tolerances.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NPOINTS 5            /* the start and four test points */
+
+/* A deterministic spread of states around the start (positions, velocities, time), away from
+ * the symmetric points where a wrong coefficient could agree by accident (e.g. x = y = 0). */
+static void test_point(const lctx *L, int p, double *vars)
+{
+    for (int j = 0; j < L->ndof; j++) {
+        int v = L->coord[j];
+        double s = (p + j) % 2 ? -1.0 : 1.0;
+        vars[v] = nsdae_model_start_value(L->m, v, 0) + (p ? s * (0.3 * p + 0.11 * (j + 1)) : 0.0);
+        vars[L->nvars + v] = nsdae_model_start_value(L->m, v, 1) + (p ? 0.7 * p - 0.23 * (j + 1) : 0.0);
+    }
+}
+
+double nsdae_lag_eval_at(lctx *L, const nsdae_expr *e, int point)
+{
+    double *vars = calloc(3 * (size_t)L->nvars + 1, sizeof *vars);
+    if (!vars) {
+        nsdae_lag_nomem(L);
+        return NAN;
+    }
+    test_point(L, point, vars);
+    nsdae_eval_env env = {nsdae_model_param_values(L->m), nsdae_model_nparams(L->m), vars, L->nvars, 2, 0.25 * point};
+    double v = nsdae_expr_eval(e, &env);
+    free(vars);
+    return v;
+}
+
+int nsdae_lag_same_values(lctx *L, const nsdae_expr *a, const nsdae_expr *b, double *va, double *vb)
+{
+    int compared = 0;
+    for (int p = 0; p < NPOINTS && !L->st; p++) {
+        double x = nsdae_lag_eval_at(L, a, p), y = nsdae_lag_eval_at(L, b, p);
+        if (!isfinite(x) || !isfinite(y)) continue;
+        compared++;
+        if (fabs(x - y) > NSDAE_TOL_SAME_EXPR * (1.0 + fmax(fabs(x), fabs(y)))) {
+            *va = x;
+            *vb = y;
+            return 0;
+        }
+    }
+    return compared ? 1 : -1;
+}
+
+/* The coefficients of one equation: coef gets those of the ndof accelerations, then those of the
+ * ncontacts multipliers. */
+static int decompose(lctx *L, const nsdae_equation *q, const nsdae_leaf *leaves, const nsdae_expr **coef,
+                     const nsdae_expr **rest)
+{
+    const nsdae_expr *r = nsdae_lag_bind(L, q->residual);
+    if (!r) return 0;
+    nsdae_error e2;
+    nsdae_status st = nsdae_expr_affine(L->p, r, leaves, L->ndof + L->ncontacts, nsdae_model_var_names(L->m),
+                                        L->nvars, NULL, 0, coef, rest, &e2);
+    if (st == NSDAE_UNSUPPORTED) {
+        nsdae_lag_fail(L, NSDAE_UNSUPPORTED, q,
+                       "an equation of motion must be affine in the accelerations der(der(q)) and the contact "
+                       "multipliers: %s", e2.message);
+        return 0;
+    }
+    if (st != NSDAE_OK) {
+        nsdae_lag_nomem(L);
+        return 0;
+    }
+    char buf[200];
+    for (int j = 0; j < L->ndof; j++) { /* M(q): no velocities, no time */
+        const nsdae_expr *a = coef[j];
+        const char *what = (a->flags & NSDAE_EXPR_HAS_TIME) ? "time" : NULL;
+        for (int i = 0; i < L->ndof && !what; i++)
+            if (nsdae_expr_max_order(a, L->coord[i]) >= 1) what = nsdae_model_var(L->m, L->coord[i])->name;
+        if (!what) continue;
+        nsdae_model_print_expr(L->m, a, buf, sizeof buf);
+        nsdae_lag_fail(L, NSDAE_UNSUPPORTED, q,
+                       "the coefficient '%s' of der(der(%s)) depends on %s%s%s: the mass matrix must depend on "
+                       "the positions only", buf, nsdae_model_var(L->m, L->coord[j])->name,
+                       strcmp(what, "time") ? "der(" : "", what, strcmp(what, "time") ? ")" : "");
+        return 0;
+    }
+    return 1;
+}
+
+static int match(lctx *L, const nsdae_equation **eqs, const nsdae_expr **A)
+{
+    int *eq_of_coord = malloc((size_t)L->ndof * sizeof *eq_of_coord);
+    if (!eq_of_coord) {
+        nsdae_lag_nomem(L);
+        return 0;
+    }
+    int r = nsdae_lag_assign(L, A, eq_of_coord);
+    if (r < 0)
+        nsdae_lag_fail(L, NSDAE_UNSUPPORTED, eqs[-1 - r],
+                       "no acceleration left for this equation: each coordinate needs its own equation of "
+                       "motion in which its der(der(.)) appears (the mass matrix is singular at the start)");
+    for (int j = 0; j < L->ndof && r > 0; j++) {
+        int k = eq_of_coord[j];
+        L->motion[j] = eqs[k];
+        for (int i = 0; i < L->ndof; i++) L->mass[j + (size_t)i * L->ndof] = A[(size_t)k * L->ndof + i];
+    }
+    free(eq_of_coord);
+    return r > 0 && !L->st;
+}
+
+/* M symmetric (symbolically or at the test points) with a positive diagonal at the start. */
+static int check_mass(lctx *L)
+{
+    const int n = L->ndof;
+    char b1[160], b2[160];
+    for (int i = 0; i < n; i++) {
+        const char *xi = nsdae_model_var(L->m, L->coord[i])->name;
+        for (int j = i + 1; j < n; j++) {
+            const nsdae_expr *a = L->mass[i + (size_t)j * n], *b = L->mass[j + (size_t)i * n];
+            double va = 0, vb = 0;
+            if (a == b || nsdae_lag_same_values(L, a, b, &va, &vb) == 1) continue;
+            nsdae_model_print_expr(L->m, a, b1, sizeof b1);
+            nsdae_model_print_expr(L->m, b, b2, sizeof b2);
+            nsdae_lag_fail(L, NSDAE_UNSUPPORTED, L->motion[i],
+                           "the mass matrix is not symmetric: the coefficient of der(der(%s)) in this equation of "
+                           "'%s' is '%s', that of der(der(%s)) in the equation of '%s' (%d:%d) is '%s'",
+                           nsdae_model_var(L->m, L->coord[j])->name, xi, b1, xi,
+                           nsdae_model_var(L->m, L->coord[j])->name, L->motion[j]->pos.line,
+                           L->motion[j]->pos.col, b2);
+            return 0;
+        }
+        double mii = nsdae_lag_eval_at(L, L->mass[i + (size_t)i * n], 0);
+        if (L->st) return 0;
+        if (!(mii > 0.0)) {
+            nsdae_lag_fail(L, NSDAE_UNSUPPORTED, L->motion[i],
+                           "the coefficient of der(der(%s)) is %g at the start: the mass matrix must be positive "
+                           "definite (write the equation as m*der(der(%s)) = forces + contact forces)", xi, mii, xi);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Row i of -C must be row i of G^T: + (d g_c / d q_i) lambda_c in the equation of q_i. */
+static int check_contact_forces(lctx *L, const nsdae_expr **C)
+{
+    char cb[160], gb[160], gap[160];
+    for (int i = 0; i < L->ndof; i++)
+        for (int c = 0; c < L->ncontacts; c++) {
+            const lag_contact *k = &L->contacts[c];
+            const nsdae_expr *coef = X_NEG(L->p, C[(size_t)i * L->ncontacts + c]), *grad = k->grad[i];
+            if (!coef) {
+                nsdae_lag_nomem(L);
+                return 0;
+            }
+            double va = NAN, vb = NAN;
+            int same = coef == grad ? 1 : nsdae_lag_same_values(L, coef, grad, &va, &vb);
+            if (L->st) return 0;
+            if (same == 1) continue;
+            const char *x = nsdae_model_var(L->m, L->coord[i])->name, *l = nsdae_model_var(L->m, k->var)->name;
+            nsdae_model_print_expr(L->m, coef, cb, sizeof cb);
+            nsdae_model_print_expr(L->m, grad, gb, sizeof gb);
+            nsdae_model_print_expr(L->m, k->gap, gap, sizeof gap);
+            nsdae_lag_fail(L, NSDAE_UNSUPPORTED, L->motion[i],
+                           "the multiplier '%s' enters the equation of motion of '%s' as (%s)*%s on the right-hand "
+                           "side; the Moreau-Jean form M q'' = F + grad g(q)^T lambda needs d(gap)/d(%s)*%s = (%s)*%s, "
+                           "the gap '%s' being that of the contact at %d:%d%s", l, x, cb, l, x, l, gb, l, gap,
+                           k->eq->pos.line, k->eq->pos.col,
+                           same == 0 && va == -vb ? " (the contact force has the opposite sign)"
+                           : same < 0 ? " (they could not be compared: not finite at the test points)" : "");
+            return 0;
+        }
+    return 1;
+}
+
+int nsdae_lag_motion(lctx *L)
+{
+    const int n = L->ndof, nc = L->ncontacts;
+    int neq = 0;
+    for (int k = 0; k < nsdae_model_nequations(L->m); k++)
+        if (nsdae_model_equation(L->m, k)->kind == NSDAE_EQ_EQUAL) neq++;
+    if (neq != n) {
+        nsdae_lag_fail(L, NSDAE_UNSUPPORTED, NULL, "%d equations of motion for %d coordinates (the variables used "
+                                                   "with der(der(x))): one per coordinate is needed", neq, n);
+        return 0;
+    }
+    const nsdae_equation **eqs = malloc((size_t)n * sizeof *eqs);
+    nsdae_leaf *leaves = malloc((size_t)(n + nc) * sizeof *leaves);
+    const nsdae_expr **coef = malloc((size_t)(n + nc) * sizeof *coef);
+    const nsdae_expr **A = malloc((size_t)n * n * sizeof *A), **C = malloc(((size_t)n * nc + 1) * sizeof *C);
+    const nsdae_expr **rest = malloc((size_t)n * sizeof *rest);
+    const nsdae_expr **Ci = malloc(((size_t)n * nc + 1) * sizeof *Ci); /* C with rows in coordinate order */
+    if (!eqs || !leaves || !coef || !A || !C || !rest || !Ci) {
+        nsdae_lag_nomem(L);
+        goto done;
+    }
+    for (int j = 0; j < n; j++) leaves[j] = (nsdae_leaf){L->coord[j], 2};
+    for (int c = 0; c < nc; c++) leaves[n + c] = (nsdae_leaf){L->contacts[c].var, 0};
+    for (int k = 0, row = 0; k < nsdae_model_nequations(L->m) && !L->st; k++) {
+        const nsdae_equation *q = nsdae_model_equation(L->m, k);
+        if (q->kind != NSDAE_EQ_EQUAL) continue;
+        eqs[row] = q;
+        if (!decompose(L, q, leaves, coef, &rest[row])) break;
+        memcpy(A + (size_t)row * n, coef, (size_t)n * sizeof *coef);
+        memcpy(C + (size_t)row * nc, coef + n, (size_t)nc * sizeof *coef);
+        row++;
+    }
+    if (L->st || !match(L, eqs, A) || !check_mass(L)) goto done;
+    /* rows of C and rest follow the matching: equation of coordinate i */
+    for (int i = 0; i < n; i++) {
+        int row = 0;
+        while (eqs[row] != L->motion[i]) row++;
+        memcpy(Ci + (size_t)i * nc, C + (size_t)row * nc, (size_t)nc * sizeof *Ci);
+        L->force[i] = X_NEG(L->p, rest[row]);
+        if (!L->force[i]) nsdae_lag_nomem(L);
+    }
+    if (!L->st) check_contact_forces(L, Ci);
+done:
+    free(eqs); free(leaves); free(coef); free(A); free(C); free(rest); free(Ci);
+    return !L->st;
+}
