@@ -13,13 +13,15 @@ static const char help[] =
     "usage: nsdae converge (MODEL | --example NAME) --steps N1,N2,... [options]\n"
     "\n"
     "Simulates with h = T/N for each N and prints, per run: h, N, the error at T in the 2-norm\n"
-    "over the differential unknowns, the ratio to the previous error and the observed order;\n"
+    "over the differential unknowns (positions and velocities for --scheme moreau), the ratio\n"
+    "to the previous error and the observed order;\n"
     "then the least-squares order (slope of log error against log h).\n"
     "\n"
     "options:\n"
     "  --steps N1,N2,...    step counts (at least two; 5 or more for a fitted order)\n"
-    "  --reference R        exact (default for built-in examples with a closed form): the exact\n"
-    "                       state at T; finest: the run with the largest N is the reference\n"
+    "  --reference R        exact (default for built-in MLCS examples with a closed form): the\n"
+    "                       exact state at T; finest (default otherwise): the run with the\n"
+    "                       largest N is the reference\n"
     "  --plot FILE.png      log-log plot of error against h (gnuplot)\n"
     "  --csv FILE           the table as CSV\n" RUN_OPTIONS_HELP
     "  -h, --help           this text\n";
@@ -84,6 +86,7 @@ int nsdae_cmd_converge(int argc, char **argv)
     }
     long *steps = NULL;
     int nruns = 0;
+    if (!run_resolve_scheme(&ro, "converge")) return 1;
     if (!steps_text) {
         fprintf(stderr, "nsdae converge: --steps N1,N2,... is required\n");
         return 2;
@@ -100,20 +103,34 @@ int nsdae_cmd_converge(int argc, char **argv)
         free(steps);
         return 2;
     }
-    if (!reference && !ro.example) ref = CONVERGENCE_FINEST;
+    if (!reference && (!ro.example || ro.moreau)) ref = CONVERGENCE_FINEST;
 
-    nsdae_mlcs *s = NULL;
-    if (!run_load_system(&ro, "converge", &s)) {
-        free(steps);
-        return 1;
-    }
-    nsdae_stepper_options so;
     int status = 2;
-    if (run_stepper_options(&ro, "converge", s, &so)) {
-        so.count_solutions = 0; /* only the final state matters here */
-        status = convergence_study(s, &so, &ro, ref, steps, nruns, plot_path, csv_path);
+    convergence_runner run;
+    if (ro.moreau) {
+        nsdae_lagrangian *s = NULL;
+        nsdae_moreau_options mo;
+        moreau_runner mr;
+        if (!run_load_contact(&ro, "converge", &s)) status = 1;
+        else if (run_moreau_options(&ro, "converge", s, &mo)) {
+            moreau_runner_init(&mr, &run, s, &mo);
+            status = convergence_study(&run, &ro, ref, steps, nruns, plot_path, csv_path);
+        }
+        nsdae_lagrangian_destroy(s);
+    } else {
+        nsdae_mlcs *s = NULL;
+        nsdae_stepper_options so;
+        mlcs_runner mr;
+        if (!run_load_system(&ro, "converge", &s)) status = 1;
+        else if (run_stepper_options(&ro, "converge", s, &so)) {
+            so.count_solutions = 0; /* only the final state matters here */
+            if (mlcs_runner_init(&mr, &run, s, &so, &ro)) {
+                status = convergence_study(&run, &ro, ref, steps, nruns, plot_path, csv_path);
+                mlcs_runner_free(&mr);
+            }
+        }
+        nsdae_mlcs_destroy(s);
     }
-    nsdae_mlcs_destroy(s);
     free(steps);
     return status;
 }

@@ -103,6 +103,7 @@ int nsdae_cmd_simulate(int argc, char **argv)
         }
     }
 
+    if (!run_resolve_scheme(&ro, "simulate")) return 1;
     if (ro.moreau) return simulate_contact(&ro, out_path, every);
     nsdae_mlcs *s = NULL;
     if (!run_load_system(&ro, "simulate", &s)) return 1;

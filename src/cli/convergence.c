@@ -13,53 +13,30 @@
 /* Largest error, relative to 1 + |reference|, still taken as round-off (about 1000 ulps). */
 #define CONVERGENCE_ROUNDOFF 1e-12
 
-/* Final differential state of one run with N steps. */
-static int final_state(const nsdae_mlcs *s, const nsdae_stepper_options *base, long n, const int *diff,
-                       double *x)
-{
-    nsdae_stepper_options o = *base;
-    o.nsteps = n;
-    double *y = calloc((size_t)s->ny, sizeof *y);
-    nsdae_error err = {0};
-    nsdae_stepper_summary sum;
-    nsdae_status st = y ? nsdae_stepper_run(s, &o, NULL, NULL, y, &sum, &err) : NSDAE_NOMEM;
-    if (st != NSDAE_OK) {
-        fprintf(stderr, "nsdae converge: run with N = %ld: %s\n", n, y ? err.message : "out of memory");
-        free(y);
-        return 0;
-    }
-    for (int j = 0, k = 0; j < s->ny; j++)
-        if (diff[j]) x[k++] = y[j];
-    free(y);
-    return 1;
-}
-
 static int compare_long(const void *a, const void *b)
 {
     long x = *(const long *)a, y = *(const long *)b;
     return (x > y) - (x < y);
 }
 
-int convergence_study(const nsdae_mlcs *s, const nsdae_stepper_options *base, const run_options *ro,
-                      convergence_reference ref, const long *steps_in, int nruns, const char *plot_path,
-                      const char *csv_path)
+int convergence_study(const convergence_runner *run, const run_options *ro, convergence_reference ref,
+                      const long *steps_in, int nruns, const char *plot_path, const char *csv_path)
 {
     int status = 1;
-    int *diff = calloc((size_t)s->ny, sizeof *diff);
+    const int nd = run->nd;
     long *steps = calloc((size_t)nruns, sizeof *steps);
-    double *xref = calloc((size_t)s->ny, sizeof *xref), *x = calloc((size_t)s->ny, sizeof *x);
+    double *xref = calloc((size_t)nd + 1, sizeof *xref), *x = calloc((size_t)nd + 1, sizeof *x);
     double *h = calloc((size_t)nruns, sizeof *h), *e = calloc((size_t)nruns, sizeof *e);
-    if (!diff || !steps || !xref || !x || !h || !e) {
+    if (!steps || !xref || !x || !h || !e) {
         fprintf(stderr, "nsdae converge: out of memory\n");
         goto done;
     }
     memcpy(steps, steps_in, (size_t)nruns * sizeof *steps);
     qsort(steps, (size_t)nruns, sizeof *steps, compare_long); /* coarse to fine: h decreasing */
-    int nd = nsdae_mlcs_differential(s, diff);
-    const double T = base->stop - base->t0;
+    const double T = run->stop - run->t0;
     int nrows = nruns;
     if (ref == CONVERGENCE_EXACT) {
-        if (!ro->example || !nsdae_builtin_exact(ro->example, ro->params, ro->nparams, base->stop, xref)) {
+        if (!run->exact_state || !run->exact_state(run->ctx, xref)) {
             fprintf(stderr, "nsdae converge: --reference exact: no closed-form solution is known for this "
                             "system and these parameters (use --reference finest)\n");
             status = 2;
@@ -72,16 +49,15 @@ int convergence_study(const nsdae_mlcs *s, const nsdae_stepper_options *base, co
             goto done;
         }
         nrows = nruns - 1;
-        if (!final_state(s, base, steps[nruns - 1], diff, xref)) goto done;
+        if (!run->final_state(run->ctx, steps[nruns - 1], xref)) goto done;
     }
 
-    printf("# %s, scheme %s, T = %.10g, reference: %s\n", ro->example ? ro->example : ro->model_path,
-           base->scheme == NSDAE_SCHEME_EULER ? "euler" : base->scheme == NSDAE_SCHEME_THETA ? "theta" : "minnorm",
-           base->stop, ref == CONVERGENCE_EXACT ? "exact" : "finest run");
+    printf("# %s, scheme %s, T = %.10g, reference: %s\n", ro->example ? ro->example : ro->model_path, run->scheme,
+           run->stop, ref == CONVERGENCE_EXACT ? "exact" : "finest run");
     if (ref == CONVERGENCE_FINEST) printf("# reference run: N = %ld\n", steps[nruns - 1]);
     printf("%14s %8s %14s %10s %8s\n", "h", "N", "error", "ratio", "order");
     for (int r = 0; r < nrows; r++) {
-        if (!final_state(s, base, steps[r], diff, x)) goto done;
+        if (!run->final_state(run->ctx, steps[r], x)) goto done;
         double sq = 0;
         for (int k = 0; k < nd; k++) sq += (x[k] - xref[k]) * (x[k] - xref[k]);
         h[r] = T / (double)steps[r];
@@ -124,14 +100,14 @@ int convergence_study(const nsdae_mlcs *s, const nsdae_stepper_options *base, co
         char title[256];
         if (roundoff)
             snprintf(title, sizeof title, "%s: error at T = %g (exact to round-off)",
-                     ro->example ? ro->example : ro->model_path, base->stop);
+                     ro->example ? ro->example : ro->model_path, run->stop);
         else
             snprintf(title, sizeof title, "%s: error at T = %g (fitted order %.3f)",
-                     ro->example ? ro->example : ro->model_path, base->stop, order);
+                     ro->example ? ro->example : ro->model_path, run->stop, order);
         if (!plot_loglog_error(plot_path, title, h, e, nrows, order)) status = 1;
         else fprintf(stderr, "nsdae converge: plot written to %s\n", plot_path);
     }
 done:
-    free(diff); free(steps); free(xref); free(x); free(h); free(e);
+    free(steps); free(xref); free(x); free(h); free(e);
     return status;
 }

@@ -6,6 +6,7 @@
 #include <nsdae/model.h>
 #include <nsdae/translate.h>
 #include <nsdae/translate_lagrangian.h>
+#include <nsdae/translate_lagrangian.h>
 
 #include <errno.h>
 #include <math.h>
@@ -65,6 +66,21 @@ static int parse_param(run_options *o, const char *cmd, const char *text)
     return 1;
 }
 
+/* Sets o->scheme / o->moreau from a scheme name; 0 when the name is unknown. */
+static int set_scheme(run_options *o, const char *name)
+{
+    static const struct { const char *name; nsdae_scheme scheme; int moreau; } names[] = {
+        {"minnorm", NSDAE_SCHEME_MINNORM, 0}, {"euler", NSDAE_SCHEME_EULER, 0},
+        {"theta", NSDAE_SCHEME_THETA, 0},     {"moreau", NSDAE_SCHEME_MINNORM, 1}};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(name, names[i].name) == 0) {
+            o->scheme = names[i].scheme;
+            o->moreau = names[i].moreau;
+            return 1;
+        }
+    return 0;
+}
+
 int run_options_parse(run_options *o, const char *cmd, int argc, char **argv, int *i)
 {
     const char *flag = argv[*i];
@@ -96,12 +112,8 @@ int run_options_parse(run_options *o, const char *cmd, int argc, char **argv, in
         if (!cli_parse_long(value, &o->nsteps)) return bad_value(cmd, flag, value, "not a whole number");
         if (o->nsteps < 1) return bad_value(cmd, flag, value, "the number of steps must be >= 1");
     } else if (strcmp(flag, "--scheme") == 0) {
-        if (strcmp(value, "minnorm") == 0) o->scheme = NSDAE_SCHEME_MINNORM;
-        else if (strcmp(value, "euler") == 0) o->scheme = NSDAE_SCHEME_EULER;
-        else if (strcmp(value, "theta") == 0) o->scheme = NSDAE_SCHEME_THETA;
-        else if (strcmp(value, "moreau") == 0) o->moreau = 1;
-        else return bad_value(cmd, flag, value, "expected minnorm, euler, theta or moreau");
-        if (strcmp(value, "moreau") != 0) o->moreau = 0;
+        if (!set_scheme(o, value)) return bad_value(cmd, flag, value, "expected minnorm, euler, theta or moreau");
+        o->scheme_given = 1;
     } else if (strcmp(flag, "--theta") == 0) {
         if (!cli_parse_double(value, &o->theta)) return bad_value(cmd, flag, value, "not a finite number");
         if (!(o->theta >= 0.5 && o->theta <= 1.0)) return bad_value(cmd, flag, value, "theta must be in [0.5, 1]");
@@ -109,6 +121,32 @@ int run_options_parse(run_options *o, const char *cmd, int argc, char **argv, in
         return parse_param(o, cmd, value);
     }
     return 1;
+}
+
+int run_resolve_scheme(run_options *o, const char *cmd)
+{
+    if (o->scheme_given) return 1;
+    if (o->example) {
+        o->moreau = nsdae_builtin_contact_description(o->example) != NULL;
+        return 1;
+    }
+    if (!o->model_path) return 1;
+    nsdae_model *m = NULL;
+    nsdae_error err = {0};
+    if (nsdae_model_parse_file(o->model_path, &m, &err) != NSDAE_OK) {
+        fprintf(stderr, "nsdae %s: %s\n", cmd, err.message);
+        return 0;
+    }
+    const char *named = nsdae_model_experiment(m)->scheme;
+    int ok = 1;
+    if (nsdae_translate_has_impact_law(m)) o->moreau = 1;
+    else if (named && !set_scheme(o, named)) {
+        fprintf(stderr, "nsdae %s: %s: experiment scheme '%s' is not one of minnorm, euler, theta, moreau\n", cmd,
+                o->model_path, named);
+        ok = 0;
+    }
+    nsdae_model_destroy(m);
+    return ok;
 }
 
 int run_load_system(const run_options *o, const char *cmd, nsdae_mlcs **out)

@@ -16,6 +16,7 @@ typedef struct run_options {
     long nsteps;                   /* 0 when not given */
     nsdae_scheme scheme;
     int moreau;                    /* --scheme moreau: the Lagrangian contact form and Moreau-Jean */
+    int scheme_given;              /* --scheme was on the command line */
     double theta;                  /* 0 when not given */
     int select_algebraic;
     int count_solutions;
@@ -33,6 +34,10 @@ int run_options_parse(run_options *o, const char *cmd, int argc, char **argv, in
 /* Strict number parsing for flags: the whole text must be a finite number. */
 int cli_parse_double(const char *text, double *out);
 int cli_parse_long(const char *text, long *out);
+
+/* Without --scheme, the scheme comes from the model: Moreau-Jean for a contact example or a model
+ * with an impact law, else the model's `experiment scheme = ...`, else minnorm. Prints the error. */
+int run_resolve_scheme(run_options *o, const char *cmd);
 
 /* Builds the system from --example or MODEL, with --param overrides. Prints the error. */
 int run_load_system(const run_options *o, const char *cmd, nsdae_mlcs **out);
