@@ -120,7 +120,24 @@ int lcp_lemke(int N, const double *M, const double *q, double *z, lcp_lemke_ws *
     basis[r] = z0;
     int status = 2;
     long maxpiv = (long)NSDAE_LEMKE_MAX_PIVOTS_FACTOR * N + 1000;
+    double qmax = 0;
+    for (int i = 0; i < N; i++)
+        qmax = fmax(qmax, fabs(q[i]));
+    double z0tol = NSDAE_TOL_LEX * (1 + qmax);
     for (long it = 0; it < maxpiv; it++) {
+        /* z0 down to rounding level: the basis already solves the LCP. In exact arithmetic
+         * z0 would have left on a degenerate tie, rounding can keep it in at 1e-15. */
+        int zr = -1;
+        double bmax = 0;
+        for (int i = 0; i < N; i++) {
+            if (basis[i] == z0)
+                zr = i;
+            bmax = fmax(bmax, fabs(T[(size_t)i * W + rhs]));
+        }
+        if (zr >= 0 && T[(size_t)zr * W + rhs] <= z0tol + NSDAE_TOL_LEX * bmax) {
+            status = 0;
+            break;
+        }
         int s = leaving < N ? leaving + N : leaving - N;
         r = ratio_test(T, N, W, s, basis);
         if (r < 0) {
@@ -145,18 +162,16 @@ int lcp_lemke(int N, const double *M, const double *q, double *z, lcp_lemke_ws *
     for (int i = 0; i < N; i++) {
         int b = basis[i];
         for (int j = 0; j < N; j++)
-            B[j + (size_t)i * N] = b < N ? (j == b) : -M[j + (size_t)(b - N) * N];
+            B[j + (size_t)i * N] = b < N ? (j == b) : b < 2 * N ? -M[j + (size_t)(b - N) * N] : -1.0;
     }
     if (lcp_solve_square(N, B, q, ws->x, ws->T, ws->ipiv) == 0) {
-        double qmax = 0, worst = 0;
-        for (int i = 0; i < N; i++)
-            qmax = fmax(qmax, fabs(q[i]));
+        double worst = 0;
         for (int i = 0; i < N; i++)
             worst = fmin(worst, ws->x[i]);
         if (worst >= -NSDAE_TOL_SIGN * (1 + qmax)) {
             memset(z, 0, sizeof(double) * (size_t)N);
             for (int i = 0; i < N; i++)
-                if (basis[i] >= N)
+                if (basis[i] >= N && basis[i] < 2 * N)
                     z[basis[i] - N] = fmax(0.0, ws->x[i]);
         }
     }
