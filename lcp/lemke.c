@@ -43,13 +43,12 @@ static void pivot(double *T, int N, int W, int r, int s)
 
 /* Row with the lexicographically smallest (rhs_i, Binv_i) / a_i over a_i > 0; -1 if none.
  * z0's row wins every tie, which is what ends the path. */
-static int ratio_test(const double *T, int N, int W, int s, const int *basis)
+/* ptol is relative to the data, not to the current column: an ill-conditioned basis puts
+ * 1e8 entries in a column, and a threshold scaled by them rejects the genuine pivot that
+ * would end the path (seen as a false ray on nearly singular PSD problems). */
+static int ratio_test(const double *T, int N, int W, int s, const int *basis, double ptol)
 {
     int rhs = W - 1;
-    double amax = 0;
-    for (int i = 0; i < N; i++)
-        amax = fmax(amax, fabs(T[(size_t)i * W + s]));
-    double ptol = NSDAE_TOL_PIVOT * (amax > 1 ? amax : 1);
     int best = -1;
     double bratio = 0;
     for (int i = 0; i < N; i++) {
@@ -123,7 +122,10 @@ int lcp_lemke(int N, const double *M, const double *q, double *z, lcp_lemke_ws *
     double qmax = 0;
     for (int i = 0; i < N; i++)
         qmax = fmax(qmax, fabs(q[i]));
-    double z0tol = NSDAE_TOL_LEX * (1 + qmax);
+    double z0tol = NSDAE_TOL_LEX * (1 + qmax), mmax = 0;
+    for (size_t i = 0; i < (size_t)N * N; i++)
+        mmax = fmax(mmax, fabs(M[i]));
+    double ptol = NSDAE_TOL_PIVOT * (1 + mmax);
     for (long it = 0; it < maxpiv; it++) {
         /* z0 down to rounding level: the basis already solves the LCP. In exact arithmetic
          * z0 would have left on a degenerate tie, rounding can keep it in at 1e-15. */
@@ -139,7 +141,7 @@ int lcp_lemke(int N, const double *M, const double *q, double *z, lcp_lemke_ws *
             break;
         }
         int s = leaving < N ? leaving + N : leaving - N;
-        r = ratio_test(T, N, W, s, basis);
+        r = ratio_test(T, N, W, s, basis, ptol);
         if (r < 0) {
             status = 1;
             break;
