@@ -43,17 +43,23 @@ static void pivot(double *T, int N, int W, int r, int s)
 
 /* Row with the lexicographically smallest (rhs_i, Binv_i) / a_i over a_i > 0; -1 if none.
  * z0's row wins every tie, which is what ends the path. */
-/* ptol is relative to the data, not to the current column: an ill-conditioned basis puts
- * 1e8 entries in a column, and a threshold scaled by them rejects the genuine pivot that
- * would end the path (seen as a false ray on nearly singular PSD problems). */
-static int ratio_test(const double *T, int N, int W, int s, const int *basis, double ptol)
+/* Pivots must exceed NSDAE_TOL_PIVOT relative to the column's largest entry, except in z0's
+ * row, where the threshold is relative to the data: an ill-conditioned basis puts 1e8
+ * entries in a column, and a column-relative threshold there rejects the genuine pivot that
+ * ends the path (seen as false rays on nearly singular PSD problems), while elsewhere it is
+ * what keeps rounding noise from being pivoted on. */
+static int ratio_test(const double *T, int N, int W, int s, const int *basis, double ptol_data)
 {
     int rhs = W - 1;
+    double amax = 0;
+    for (int i = 0; i < N; i++)
+        amax = fmax(amax, fabs(T[(size_t)i * W + s]));
+    double ptol_col = NSDAE_TOL_PIVOT * (amax > 1 ? amax : 1);
     int best = -1;
     double bratio = 0;
     for (int i = 0; i < N; i++) {
         double a = T[(size_t)i * W + s];
-        if (a <= ptol)
+        if (a <= (basis[i] == 2 * N ? ptol_data : ptol_col))
             continue;
         double ratio = T[(size_t)i * W + rhs] / a;
         if (best < 0) {

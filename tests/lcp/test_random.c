@@ -60,10 +60,14 @@ static void gen(inst *X, int N, int family, int n_eq)
         for (int i = 0; i < N; i++)
             M[i + i * N] = -0.5 * (urand() + 1);
         break;
-    case 2: { /* M = u u^T, q = -c u: a continuum when u has a positive entry */
-        double u[MAXN], c = 0.5 * (urand() + 1.5);
-        for (int i = 0; i < N; i++)
-            u[i] = (i % 3 == 2) ? -fabs(urand()) : urand();
+    case 2: { /* M = u u^T, q = -c u: a continuum when u has a positive entry. Dyadic entries
+               * keep M exactly rank one: a rounded rank-one matrix is an ill-posed problem
+               * whose nearly singular patterns have solutions of size 1e5. */
+        double u[MAXN], c = (4 + irand(8)) / 8.0;
+        for (int i = 0; i < N; i++) {
+            double a = (1 + irand(4)) / 4.0;
+            u[i] = (i % 3 == 2 || urand() < 0) ? -a : a;
+        }
         for (int i = 0; i < N; i++) {
             q[i] = -c * u[i];
             for (int j = 0; j < N; j++)
@@ -110,11 +114,11 @@ static void gen(inst *X, int N, int family, int n_eq)
             }
         break;
     }
-    case 7: { /* PSD of rank < N: B B^T */
+    case 7: { /* PSD of rank < N: B B^T, integer B so that the rank deficiency is exact */
         int r = 1 + irand(N > 1 ? N - 1 : 1);
         double B[MAXN * MAXN];
         for (int i = 0; i < N * r; i++)
-            B[i] = urand();
+            B[i] = irand(5) - 2;
         for (int i = 0; i < N; i++)
             for (int j = 0; j < N; j++) {
                 double v = 0;

@@ -60,12 +60,15 @@ static void gen(int family, int m, double *M, double *q, double *zref)
         for (int i = 0; i < m; i++)
             q[i] = urand(), zref[i] = 0;
     } else {
-        /* diagonal +-1 (half negative) plus a small coupling: several solutions, often many */
+        /* diagonal +-1 (half negative) plus a small coupling. A row with -1 on the diagonal
+         * and q_i in (0.5, 1) has two choices, z_i = 0 or z_i ~ q_i: up to 2^(m/2) solutions. */
         for (int j = 0; j < m; j++)
             for (int i = 0; i < m; i++)
-                M[i + j * m] = i == j ? (i % 2 ? -1.0 : 1.0) : 0.3 * urand() / sqrt((double)m);
-        for (int i = 0; i < m; i++)
-            q[i] = urand(), zref[i] = 0.5 * (urand() + 1);
+                M[i + j * m] = i == j ? (i % 2 ? -1.0 : 1.0) : 0.2 * urand() / sqrt((double)m);
+        for (int i = 0; i < m; i++) {
+            q[i] = i % 2 ? 0.75 + 0.25 * urand() : urand();
+            zref[i] = 0.5 * (urand() + 1);
+        }
     }
 }
 
@@ -146,7 +149,7 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *names[2] = {"(a) P-matrix family: M = R R^T + m I + skew, q in (-1,1), z_ref = 0",
-                            "(b) non-P family: diag(+1,-1,...) + 0.3/sqrt(m) coupling, q in (-1,1), z_ref in (0,1)"};
+                            "(b) non-P family: diag(+1,-1,...) + 0.2/sqrt(m) coupling, q_odd in (0.5,1), several solutions, z_ref in (0,1)"};
     bench_fn fns[3] = {run_enumerate, run_minnorm, run_siconos_enum};
     double *M = malloc(sizeof(double) * 40 * 40), *q = malloc(sizeof(double) * 40), *zref = malloc(sizeof(double) * 40);
     double *times[3], *nodes = malloc(sizeof(double) * reps);
