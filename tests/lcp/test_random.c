@@ -534,3 +534,106 @@ Test(random, enumerate_matches_siconos_restart)
     }
     cr_assert_geq(compared, 200);
 }
+
+/* Mixed rows (equality, complementarity, box with finite, one-sided, infinite and equal
+ * bounds). Checks against the caller's conditions written here, and against two other
+ * routes: the selection's objective can be no larger than that of the solution Siconos ENUM
+ * returns, and equals the best objective over the enumerated pieces when all are points. */
+static double box_violation(int N, const double *M, const double *q, const nsdae_row_kind *kind, const double *lo,
+                            const double *hi, const double *z)
+{
+    double v = 0;
+    for (int i = 0; i < N; i++) {
+        double w = q[i];
+        for (int j = 0; j < N; j++)
+            w += M[i + j * N] * z[j];
+        if (kind[i] == NSDAE_ROW_EQUALITY) {
+            v = fmax(v, fabs(w));
+        } else if (kind[i] == NSDAE_ROW_COMPLEMENTARITY) {
+            v = fmax(v, fmax(fmax(-z[i], -w), fmin(fabs(z[i]), fabs(w))));
+        } else {
+            v = fmax(v, fmax(lo[i] - z[i], z[i] - hi[i]));
+            if (w > 0)   /* must sit at lo */
+                v = fmax(v, fmin(w, z[i] - lo[i]));
+            if (w < 0)   /* must sit at hi */
+                v = fmax(v, fmin(-w, hi[i] - z[i]));
+        }
+    }
+    return v;
+}
+
+Test(random, box_rows_against_siconos_and_enumeration)
+{
+    rng = 4242;
+    int checked = 0, with_points = 0;
+    for (int N = 1; N <= 6; N++) {
+        for (int r = 0; r < 60; r++) {
+            double M[36], q[6], lo[6], hi[6], zref[6];
+            nsdae_row_kind kind[6];
+            for (int i = 0; i < N * N; i++)
+                M[i] = urand();
+            for (int i = 0; i < N; i++) {
+                M[i + i * N] = 1.5 + fabs(M[i + i * N]);   /* mostly solvable */
+                q[i] = 2 * urand();
+                zref[i] = urand();
+                int c = irand(7);
+                kind[i] = c == 0 ? NSDAE_ROW_EQUALITY : c == 1 ? NSDAE_ROW_COMPLEMENTARITY : NSDAE_ROW_BOX;
+                lo[i] = -0.5 + 0.4 * urand();
+                hi[i] = 0.5 + 0.4 * urand();
+                if (c == 3)
+                    lo[i] = -INFINITY;
+                if (c == 4)
+                    hi[i] = INFINITY;
+                if (c == 5)
+                    lo[i] = -INFINITY, hi[i] = INFINITY;
+                if (c == 6 && r % 4 == 0)
+                    lo[i] = hi[i];
+            }
+            if (r % 5 == 4)   /* a negative diagonal entry: several solutions */
+                M[0] = -0.5;
+            nsdae_mlcp p = {N, M, q, kind, lo, hi};
+            nsdae_minnorm_spec spec = {.z_ref = zref};
+            double z[6], w[6], zs[6], ws[6];
+            nsdae_minnorm_result res;
+            nsdae_error e = {0};
+            nsdae_status st = nsdae_lcp_minnorm(&p, &spec, z, w, &res, &e);
+            nsdae_status ss = nsdae_lcp_solve_siconos(&p, "enum", zs, ws, &e);
+            if (ss == NSDAE_OK)
+                cr_assert_eq(st, NSDAE_OK, "N=%d r=%d: siconos found a solution, minnorm: %s", N, r, e.message);
+            if (st != NSDAE_OK) {
+                cr_assert_eq(st, NSDAE_NO_SOLUTION, "N=%d r=%d: %s", N, r, e.message);
+                continue;
+            }
+            cr_assert(box_violation(N, M, q, kind, lo, hi, z) <= 1e-9, "N=%d r=%d: violation %.3g", N, r,
+                      box_violation(N, M, q, kind, lo, hi, z));
+            double f = 0, fs = 0;
+            for (int i = 0; i < N; i++) {
+                f += 0.5 * (z[i] - zref[i]) * (z[i] - zref[i]);
+                fs += 0.5 * (zs[i] - zref[i]) * (zs[i] - zref[i]);
+            }
+            cr_assert(fabs(f - res.objective) <= 1e-10 * (1 + f));
+            if (ss == NSDAE_OK)
+                cr_assert(f <= fs + 1e-9 * (1 + fs), "N=%d r=%d: siconos solution beats the selection", N, r);
+            nsdae_lcp_solution_set *s = NULL;
+            cr_assert_eq(nsdae_lcp_enumerate(&p, &s, &e), NSDAE_OK, "%s", e.message);
+            cr_assert_geq(s->count, 1);
+            if (!s->has_continuum) {
+                double best = INFINITY;
+                for (int c = 0; c < s->count; c++) {
+                    double fc = 0;
+                    cr_assert(box_violation(N, M, q, kind, lo, hi, s->pieces[c].z) <= 1e-9);
+                    for (int i = 0; i < N; i++)
+                        fc += 0.5 * (s->pieces[c].z[i] - zref[i]) * (s->pieces[c].z[i] - zref[i]);
+                    best = fmin(best, fc);
+                }
+                cr_assert(fabs(best - f) <= 1e-9 * (1 + f), "N=%d r=%d: best piece %.15g, selection %.15g", N, r,
+                          best, f);
+                with_points++;
+            }
+            nsdae_lcp_solution_set_free(s);
+            checked++;
+        }
+    }
+    cr_log_info("box rows: %d solved instances, %d compared with the enumeration", checked, with_points);
+    cr_assert_geq(checked, 200);
+}
