@@ -41,6 +41,24 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+enum { NEQ = 6 };   /* equality rows of family (c) */
+
+/* family (c): NEQ equality rows with an SPD block, then m complementarity rows whose Schur
+ * complement has negative diagonal entries: the stepper's shape, several solutions */
+static void gen_mlcp(int m, double *M, double *q, double *zref, nsdae_row_kind *kind)
+{
+    int N = NEQ + m;
+    for (int j = 0; j < N; j++)
+        for (int i = 0; i < N; i++)
+            M[i + j * N] = 0.3 * urand();
+    for (int i = 0; i < N; i++) {
+        M[i + i * N] = i < NEQ ? 3.0 : (i % 2 ? -1.0 : 1.0);
+        q[i] = i < NEQ ? urand() : (i % 2 ? 0.75 + 0.25 * urand() : urand());
+        zref[i] = 0.5 * (urand() + 1);
+        kind[i] = i < NEQ ? NSDAE_ROW_EQUALITY : NSDAE_ROW_COMPLEMENTARITY;
+    }
+}
+
 static void gen(int family, int m, double *M, double *q, double *zref)
 {
     if (family == 0) {
@@ -99,7 +117,7 @@ static int run_enumerate(const nsdae_mlcp *p, const double *zref, long *nodes)
 
 static int run_minnorm(const nsdae_mlcp *p, const double *zref, long *nodes)
 {
-    double z[64], w[64];
+    double z[80], w[80];
     nsdae_minnorm_spec spec = {.z_ref = zref};
     nsdae_minnorm_result r;
     nsdae_status st = nsdae_lcp_minnorm(p, &spec, z, w, &r, NULL);
@@ -111,7 +129,7 @@ static int run_siconos_enum(const nsdae_mlcp *p, const double *zref, long *nodes
 {
     (void)zref;
     (void)nodes;
-    double z[64], w[64];
+    double z[80], w[80];
     return nsdae_lcp_solve_siconos(p, "enum", z, w, NULL) == NSDAE_OK;
 }
 
@@ -148,19 +166,21 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    const char *names[2] = {"(a) P-matrix family: M = R R^T + m I + skew, q in (-1,1), z_ref = 0",
-                            "(b) non-P family: diag(+1,-1,...) + 0.2/sqrt(m) coupling, q_odd in (0.5,1), several solutions, z_ref in (0,1)"};
+    const char *names[3] = {"(a) P-matrix family: M = R R^T + m I + skew, q in (-1,1), z_ref = 0",
+                            "(b) non-P family: diag(+1,-1,...) + 0.2/sqrt(m) coupling, q_odd in (0.5,1), several solutions, z_ref in (0,1)",
+                            "(c) stepper shape: MLCP with 6 equality rows (SPD block) + m complementarity rows as in (b), m <= 12"};
     bench_fn fns[3] = {run_enumerate, run_minnorm, run_siconos_enum};
-    double *M = malloc(sizeof(double) * 40 * 40), *q = malloc(sizeof(double) * 40), *zref = malloc(sizeof(double) * 40);
+    double *M = malloc(sizeof(double) * 48 * 48), *q = malloc(sizeof(double) * 48), *zref = malloc(sizeof(double) * 48);
+    nsdae_row_kind kind[48];
     double *times[3], *nodes = malloc(sizeof(double) * reps);
     for (int c = 0; c < 3; c++)
         times[c] = malloc(sizeof(double) * reps);
-    for (int family = 0; family < 2; family++) {
+    for (int family = 0; family < 3; family++) {
         printf("%s\n", names[family]);
         printf("%4s %16s %16s %16s %10s %8s\n", "m", "enumerate_all", "minnorm", "siconos_enum_1st", "nodes", "solved");
         int skip[3] = {0, 0, 0};
         double last[3] = {0, 0, 0};
-        for (int m = 1; m <= max_m; m++) {
+        for (int m = 1; m <= (family == 2 && max_m > 12 ? 12 : max_m); m++) {
             /* a column is skipped when the previous m, doubled, would overrun the budget */
             for (int c = 0; c < 3; c++)
                 if (last[c] * 2.5 * reps > budget || (c == 0 && m > 20))
@@ -170,8 +190,14 @@ int main(int argc, char **argv)
                 rng_state = 0x2545F4914F6CDD1DULL ^ ((uint64_t)(family * 1000 + m) << 20) ^ (uint64_t)(r + 1);
                 for (int warm = 0; warm < 3; warm++)
                     urand();
-                gen(family, m, M, q, zref);
                 nsdae_mlcp p = {m, M, q, NULL, NULL, NULL};
+                if (family < 2) {
+                    gen(family, m, M, q, zref);
+                } else {
+                    gen_mlcp(m, M, q, zref, kind);
+                    p.size = NEQ + m;
+                    p.kind = kind;
+                }
                 for (int c = 0; c < 3; c++) {
                     if (skip[c])
                         continue;
