@@ -92,7 +92,7 @@ static void gen(inst *X, int N, int family, int n_eq)
         for (int j = 0; j < N; j++)
             M[a + j * N] = 0;
         int s = irand(3);
-        q[a] = s == 0 ? 0 : s == 1 ? fabs(q[a]) : -fabs(q[a]) * 0 ;
+        q[a] = s == 0 ? 0 : s == 1 ? fabs(q[a]) : -fabs(q[a]);   /* free ray, z_a = 0, no solution */
         break;
     }
     case 5: /* small integers: ties and degenerate patterns */
@@ -369,6 +369,22 @@ static double violation(const inst *X, const double *z, const double *w)
     return v;
 }
 
+/* DUMP=file writes a disagreeing instance for a reproduction outside the test */
+static void dump_instance(const inst *X, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fprintf(f, "%d %d %d %d\n", X->N, X->n, X->k, X->useQ);
+    for (int i = 0; i < X->N * X->N; i++)
+        fprintf(f, "%.17g\n", X->M[i]);
+    for (int i = 0; i < X->N; i++)
+        fprintf(f, "%.17g %.17g\n", X->q[i], X->zref[i]);
+    for (int i = 0; i < X->k; i++)
+        fprintf(f, "%d %.17g\n", X->sel[i], X->Qd[i]);
+    fclose(f);
+}
+
 Test(random, minnorm_matches_brute_force, .timeout = 120)
 {
     /* m = 1..10; fewer of the large ones, where the brute force costs 3^m KKT solves */
@@ -409,14 +425,8 @@ Test(random, minnorm_matches_brute_force, .timeout = 120)
             nsdae_mlcp p = {X.N, X.M, X.q, X.kind, NULL, NULL};
             nsdae_status st = nsdae_lcp_minnorm(&p, &spec, z, w, &res, &e);
             total++;
-            if ((!B.found) != (st != NSDAE_OK) && getenv("DUMP")) {
-                FILE *f = fopen(getenv("DUMP"), "w");
-                fprintf(f, "%d %d %d %d\n", X.N, X.n, X.k, X.useQ);
-                for (int i = 0; i < X.N * X.N; i++) fprintf(f, "%.17g\n", X.M[i]);
-                for (int i = 0; i < X.N; i++) fprintf(f, "%.17g %.17g\n", X.q[i], X.zref[i]);
-                for (int i = 0; i < X.k; i++) fprintf(f, "%d %.17g\n", X.sel[i], X.Qd[i]);
-                fclose(f);
-            }
+            if ((!B.found) != (st != NSDAE_OK) && getenv("DUMP"))
+                dump_instance(&X, getenv("DUMP"));
             if (!B.found) {
                 cr_assert_eq(st, NSDAE_NO_SOLUTION, "m=%d r=%d family %d: brute force finds none, status %d (%s)", m, r,
                              family, st, e.message);
