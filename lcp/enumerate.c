@@ -74,7 +74,7 @@ nsdae_status nsdae_lcp_enumerate(const nsdae_mlcp *p, nsdae_lcp_solution_set **o
     }
     if (st || (st = lcp_objective_build(&r, NULL, &ar, &o, err)))
         goto done;
-    if (lcp_qp_ws_init(&ws, &r, r.size + r.k, &ar)) {
+    if (lcp_qp_ws_init(&ws, &r, 0, &ar)) {
         st = nsdae_error_set(err, NSDAE_NOMEM, "enumerate: out of memory");
         goto done;
     }

@@ -39,7 +39,6 @@ typedef struct lcp_std {
     double *A, *c;     /* nx x nx column-major, nx */
     int *zidx;
     double *zsgn, *zoff;
-    int pure_lcp;      /* every caller row is a complementarity row: x = z */
 } lcp_std;
 
 nsdae_status lcp_std_build(const nsdae_mlcp *p, lcp_arena *ar, lcp_std *s, nsdae_error *err);
@@ -68,8 +67,6 @@ nsdae_status lcp_reduce(const lcp_std *s, lcp_arena *ar, lcp_reduced *r, nsdae_e
  * residual norm and (if N != NULL) an orthonormal basis of the null space into N (cols x
  * (cols - rank), column-major). -1 on LAPACK failure. A and b are not modified. */
 int lcp_lstsq(int rows, int cols, const double *A, const double *b, double *t, double *resid, double *N);
-/* Rank of rows x cols matrix (NSDAE_TOL_RANK relative to its largest singular value). */
-int lcp_rank(int rows, int cols, const double *A);
 /* Solves the square system A x = b by LU; returns 0 if solved and well conditioned
  * (reciprocal condition >= NSDAE_TOL_RCOND), 1 if singular/ill conditioned. A is copied. */
 int lcp_solve_square(int n, const double *A, const double *b, double *x, double *work_nn, int *ipiv);
@@ -98,16 +95,13 @@ int lcp_lemke(int N, const double *M, const double *q, double *z, lcp_lemke_ws *
 enum { LCP_FREE = 0, LCP_R0 = 1 /* r_i = 0, v_i >= 0 */, LCP_V0 = 2 /* v_i = 0, r_i >= 0 */ };
 
 typedef struct lcp_qp_ws {
-    int k, m;
     lcp_lemke_ws lemke;
     double *LM, *Lq, *Lz;  /* the KKT LCP */
     double *G, *h;         /* constraint rows in y-space */
     int *yvar;             /* y index -> t index, sign in ysgn */
     double *ysgn;
-    int *tpos;             /* t index -> y index (-1 removed) */
     double *Hy, *gy;
     double *rows, *rhs;    /* scratch constraint rows in t space */
-    lcp_arena *ar;         /* scratch for dimension analysis */
 } lcp_qp_ws;
 
 int lcp_qp_ws_init(lcp_qp_ws *ws, const lcp_reduced *r, int extra_eq, lcp_arena *ar);

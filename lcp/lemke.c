@@ -43,18 +43,23 @@ static void pivot(double *T, int N, int W, int r, int s)
 
 /* Row with the lexicographically smallest (rhs_i, Binv_i) / a_i over a_i > 0; -1 if none.
  * z0's row wins every tie, which is what ends the path. */
-static int ratio_test(const double *T, int N, int W, int s, const int *basis)
+/* Pivots must exceed NSDAE_TOL_PIVOT relative to the column's largest entry, except in z0's
+ * row, where the threshold is relative to the data: an ill-conditioned basis puts 1e8
+ * entries in a column, and a column-relative threshold there rejects the genuine pivot that
+ * ends the path (seen as false rays on nearly singular PSD problems), while elsewhere it is
+ * what keeps rounding noise from being pivoted on. */
+static int ratio_test(const double *T, int N, int W, int s, const int *basis, double ptol_data)
 {
     int rhs = W - 1;
     double amax = 0;
     for (int i = 0; i < N; i++)
         amax = fmax(amax, fabs(T[(size_t)i * W + s]));
-    double ptol = NSDAE_TOL_PIVOT * (amax > 1 ? amax : 1);
+    double ptol_col = NSDAE_TOL_PIVOT * (amax > 1 ? amax : 1);
     int best = -1;
     double bratio = 0;
     for (int i = 0; i < N; i++) {
         double a = T[(size_t)i * W + s];
-        if (a <= ptol)
+        if (a <= (basis[i] == 2 * N ? ptol_data : ptol_col))
             continue;
         double ratio = T[(size_t)i * W + rhs] / a;
         if (best < 0) {
@@ -120,9 +125,29 @@ int lcp_lemke(int N, const double *M, const double *q, double *z, lcp_lemke_ws *
     basis[r] = z0;
     int status = 2;
     long maxpiv = (long)NSDAE_LEMKE_MAX_PIVOTS_FACTOR * N + 1000;
+    double qmax = 0;
+    for (int i = 0; i < N; i++)
+        qmax = fmax(qmax, fabs(q[i]));
+    double z0tol = NSDAE_TOL_LEX * (1 + qmax), mmax = 0;
+    for (size_t i = 0; i < (size_t)N * N; i++)
+        mmax = fmax(mmax, fabs(M[i]));
+    double ptol = NSDAE_TOL_PIVOT * (1 + mmax);
     for (long it = 0; it < maxpiv; it++) {
+        /* z0 down to rounding level: the basis already solves the LCP. In exact arithmetic
+         * z0 would have left on a degenerate tie, rounding can keep it in at 1e-15. */
+        int zr = -1;
+        double bmax = 0;
+        for (int i = 0; i < N; i++) {
+            if (basis[i] == z0)
+                zr = i;
+            bmax = fmax(bmax, fabs(T[(size_t)i * W + rhs]));
+        }
+        if (zr >= 0 && T[(size_t)zr * W + rhs] <= z0tol + NSDAE_TOL_LEX * bmax) {
+            status = 0;
+            break;
+        }
         int s = leaving < N ? leaving + N : leaving - N;
-        r = ratio_test(T, N, W, s, basis);
+        r = ratio_test(T, N, W, s, basis, ptol);
         if (r < 0) {
             status = 1;
             break;
@@ -145,18 +170,16 @@ int lcp_lemke(int N, const double *M, const double *q, double *z, lcp_lemke_ws *
     for (int i = 0; i < N; i++) {
         int b = basis[i];
         for (int j = 0; j < N; j++)
-            B[j + (size_t)i * N] = b < N ? (j == b) : -M[j + (size_t)(b - N) * N];
+            B[j + (size_t)i * N] = b < N ? (j == b) : b < 2 * N ? -M[j + (size_t)(b - N) * N] : -1.0;
     }
     if (lcp_solve_square(N, B, q, ws->x, ws->T, ws->ipiv) == 0) {
-        double qmax = 0, worst = 0;
-        for (int i = 0; i < N; i++)
-            qmax = fmax(qmax, fabs(q[i]));
+        double worst = 0;
         for (int i = 0; i < N; i++)
             worst = fmin(worst, ws->x[i]);
         if (worst >= -NSDAE_TOL_SIGN * (1 + qmax)) {
             memset(z, 0, sizeof(double) * (size_t)N);
             for (int i = 0; i < N; i++)
-                if (basis[i] >= N)
+                if (basis[i] >= N && basis[i] < 2 * N)
                     z[basis[i] - N] = fmax(0.0, ws->x[i]);
         }
     }

@@ -76,29 +76,6 @@ int lcp_lstsq(int rows, int cols, const double *A, const double *b, double *t, d
     return rank;
 }
 
-int lcp_rank(int rows, int cols, const double *A)
-{
-    int mn = rows < cols ? rows : cols;
-    if (mn == 0)
-        return 0;
-    double *buf = malloc(sizeof(double) * ((size_t)rows * cols + 2 * (size_t)mn));
-    if (!buf)
-        return -1;
-    double *a = buf, *s = a + (size_t)rows * cols, *superb = s + mn;
-    memcpy(a, A, sizeof(double) * (size_t)rows * cols);
-    int info = LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'N', 'N', rows, cols, a, rows, s, NULL, 1, NULL, 1, superb);
-    int rank = 0;
-    if (info == 0) {
-        double cut = NSDAE_TOL_RANK * s[0];
-        while (rank < mn && s[rank] > cut && s[rank] > 0)
-            rank++;
-    } else {
-        rank = -1;
-    }
-    free(buf);
-    return rank;
-}
-
 int lcp_solve_square(int n, const double *A, const double *b, double *x, double *work_nn, int *ipiv)
 {
     if (n == 0)

@@ -198,7 +198,7 @@ nsdae_status nsdae_lcp_minnorm(const nsdae_mlcp *p, const nsdae_minnorm_spec *sp
         goto done;
     int k = r.k, m = r.m, N = p->size;
     double *t = lcp_arena_doubles(&ar, (size_t)k + 1);
-    if (!t || lcp_qp_ws_init(&ws, &r, r.size + k, &ar)) {
+    if (!t) {
         st = nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
         goto done;
     }
@@ -219,6 +219,11 @@ nsdae_status nsdae_lcp_minnorm(const nsdae_mlcp *p, const nsdae_minnorm_spec *sp
         }
     }
 
+    /* the QP workspace only now: it is O((3m)^2) and the P-matrix path never needs it */
+    if (lcp_qp_ws_init(&ws, &r, o.z_injective ? 0 : o.kp, &ar)) {
+        st = nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
+        goto done;
+    }
     b.r = &r;
     b.o = &o;
     b.ws = &ws;

@@ -135,19 +135,10 @@ static int flat_at(const lcp_reduced *r, const signed char *st, const lcp_object
     return d > 0;
 }
 
-int lcp_piece_examine(const lcp_reduced *r, const signed char *st, const lcp_objective *o, lcp_piece *pc,
-                      lcp_qp_ws *ws, lcp_arena *ar)
+/* The pattern's equalities: row i is r_i(t) = 0 (R0) or v_i(t) = 0 (V0); A is m x k. */
+static void pattern_system(const lcp_reduced *r, const signed char *st, double *A, double *b)
 {
     int k = r->k, m = r->m;
-    size_t need = (size_t)m * k * 2 + (size_t)m + 2 * (size_t)k + (size_t)k * k + 1;
-    double *buf = malloc(sizeof(double) * need);
-    int *ipiv = malloc(sizeof(int) * ((size_t)k + 1));
-    if (!buf || !ipiv) {
-        free(buf);
-        free(ipiv);
-        return -1;
-    }
-    double *A = buf, *work = A + (size_t)m * k, *b = work + (size_t)m * k, *t = b + m, *N = t + k;
     for (int i = 0; i < m; i++) {
         if (st[i] == LCP_R0) {
             for (int j = 0; j < k; j++)
@@ -159,8 +150,48 @@ int lcp_piece_examine(const lcp_reduced *r, const signed char *st, const lcp_obj
             b[i] = r->vunit ? 0.0 : -r->v0[i];
         }
     }
-    int dim = 0, found = 0;
-    if (k == m && lcp_solve_square(k, A, b, t, work, ipiv) == 0) {
+}
+
+int lcp_piece_examine(const lcp_reduced *r, const signed char *st, const lcp_objective *o, lcp_piece *pc,
+                      lcp_qp_ws *ws, lcp_arena *ar)
+{
+    int k = r->k, m = r->m;
+    size_t need = (size_t)m * k * 2 + (size_t)m + 2 * (size_t)k + (size_t)k * k + 1;
+    double *buf = calloc(need, sizeof(double));   /* zeroed: nb = 0 reads an empty right-hand side */
+    int *ipiv = malloc(sizeof(int) * (2 * (size_t)k + (size_t)m + 2)), *idx = ipiv + k + 1;
+    if (!buf || !ipiv) {
+        free(buf);
+        free(ipiv);
+        return -1;
+    }
+    double *A = buf, *work = A + (size_t)m * k, *b = work + (size_t)m * k, *t = b + m, *N = t + k;
+    int dim = 0, found = 0, done = 0;
+    if (r->vunit) {
+        /* t = v: the V0 variables are zero, so only the R0 block R[B,B] t_B = -r0_B is solved */
+        int nb = 0;
+        for (int i = 0; i < m; i++)
+            if (st[i] == LCP_R0)
+                idx[nb++] = i;
+        double *Bb = A, *bb = b;
+        for (int c = 0; c < nb; c++) {
+            for (int rr = 0; rr < nb; rr++)
+                Bb[rr + (size_t)c * nb] = r->R[idx[rr] + (size_t)idx[c] * m];
+            bb[c] = -r->r0[idx[c]];
+        }
+        double *tb = N;   /* scratch */
+        if (lcp_solve_square(nb, Bb, bb, tb, work, ipiv) == 0) {
+            memset(t, 0, sizeof(double) * (size_t)k);
+            for (int c = 0; c < nb; c++)
+                t[idx[c]] = tb[c];
+            found = signs_ok(r, st, t);
+            done = 1;
+        }
+    }
+    if (!done)
+        pattern_system(r, st, A, b);
+    if (done) {
+        /* point found (or rejected) by the reduced solve */
+    } else if (k == m && lcp_solve_square(k, A, b, t, work, ipiv) == 0) {
         found = signs_ok(r, st, t);
     } else {
         double resid;

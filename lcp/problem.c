@@ -75,12 +75,11 @@ static enum row_map classify(const nsdae_mlcp *p, int i)
 
 nsdae_status lcp_std_build(const nsdae_mlcp *p, lcp_arena *ar, lcp_std *s, nsdae_error *err)
 {
-    int N = p->size, n = 0, m = 0, pure = 1;
+    int N = p->size, n = 0, m = 0;
     for (int i = 0; i < N; i++) {
         enum row_map rm = classify(p, i);
         n += rm == RM_EQ;
         m += (rm == RM_COMP || rm == RM_LO || rm == RM_HI) + 2 * (rm == RM_BOTH);
-        pure &= rm == RM_COMP;
     }
     int nx = n + m;
     memset(s, 0, sizeof *s);
@@ -88,7 +87,6 @@ nsdae_status lcp_std_build(const nsdae_mlcp *p, lcp_arena *ar, lcp_std *s, nsdae
     s->n = n;
     s->m = m;
     s->nx = nx;
-    s->pure_lcp = pure;
     s->A = lcp_arena_doubles(ar, (size_t)nx * nx + 1);
     s->c = lcp_arena_doubles(ar, (size_t)nx + 1);
     s->zidx = lcp_arena_alloc(ar, sizeof(int) * (size_t)N);

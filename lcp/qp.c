@@ -17,9 +17,6 @@ int lcp_qp_ws_init(lcp_qp_ws *ws, const lcp_reduced *r, int extra_eq, lcp_arena 
 {
     int k = r->k, m = r->m;
     int ny = 2 * k, nc = 3 * m + 2 * extra_eq, L = ny + nc;
-    ws->k = k;
-    ws->m = m;
-    ws->ar = ar;
     if (lcp_lemke_ws_init(&ws->lemke, L, ar))
         return -1;
     ws->LM = lcp_arena_doubles(ar, (size_t)L * L + 1);
@@ -29,7 +26,6 @@ int lcp_qp_ws_init(lcp_qp_ws *ws, const lcp_reduced *r, int extra_eq, lcp_arena 
     ws->h = lcp_arena_doubles(ar, (size_t)nc + 1);
     ws->yvar = lcp_arena_alloc(ar, sizeof(int) * ((size_t)ny + 1));
     ws->ysgn = lcp_arena_doubles(ar, (size_t)ny + 1);
-    ws->tpos = lcp_arena_alloc(ar, sizeof(int) * ((size_t)k + 1));
     ws->Hy = lcp_arena_doubles(ar, (size_t)ny * ny + 1);
     ws->gy = lcp_arena_doubles(ar, (size_t)ny + 1);
     ws->rows = lcp_arena_doubles(ar, (size_t)(nc + 1) * (k + 1));
@@ -80,15 +76,11 @@ int lcp_qp_solve(const lcp_reduced *r, const signed char *st, const double *H, c
     int ny = 0;
     for (int j = 0; j < k; j++) {
         if (r->vunit) {
-            if (st[j] == LCP_V0) {
-                ws->tpos[j] = -1;
-                continue;
-            }
-            ws->tpos[j] = ny;
+            if (st[j] == LCP_V0)
+                continue;   /* fixed at zero: not a variable of the QP */
             ws->yvar[ny] = j;
             ws->ysgn[ny++] = 1;
-        } else {
-            ws->tpos[j] = ny;
+        } else {   /* free: t_j = y+ - y- */
             ws->yvar[ny] = j;
             ws->ysgn[ny++] = 1;
             ws->yvar[ny] = j;

@@ -68,9 +68,9 @@ nsdae_status nsdae_lcp_enumerate(const nsdae_mlcp *p, nsdae_lcp_solution_set **o
 void nsdae_lcp_solution_set_free(nsdae_lcp_solution_set *set);
 
 /* Baseline of Rocca/Acary/Brogliato's published approach, and an independent cross-check:
- * eliminate the equality rows by their Schur complement (Siconos mlcp_to_lcp on ABCD storage
- * filled by hand), then call Siconos lcp_enum repeatedly with SEED = last found + 1 until the
- * enumeration wraps. Finds every BASIC solution (points only: pieces[i].is_point = 1, a
+ * eliminate the equality rows by their Schur complement B - D A^-1 C (formed by hand from the
+ * ABCD blocks: Siconos mlcp_to_lcp mis-indexes C, D for n != m and leaks on every call), then
+ * call Siconos lcp_enum repeatedly with SEED = last found + 1 until the enumeration wraps. Finds every BASIC solution (points only: pieces[i].is_point = 1, a
  * continuum shows up only through its vertices), each checked against the caller's MLCP and
  * duplicates merged. Box rows are converted as above. NUMERICAL when the equality block is
  * singular or ill conditioned; LIMIT when m > NSDAE_LCP_ENUM_MAX_M. Free with _free. */

@@ -9,7 +9,8 @@
 #define NSDAE_TOL_SAME_SOLUTION 1e-8   /* two solutions closer than this (relative) are one */
 #define NSDAE_TOL_OBJECTIVE     1e-10  /* relative tolerance when comparing minimal-norm objectives */
 #define NSDAE_TOL_RCOND         1e-12  /* LU solutions with a smaller reciprocal condition go to the SVD path */
-#define NSDAE_TOL_PIVOT         1e-11  /* Lemke: smallest usable pivot, relative to the column's largest entry */
+#define NSDAE_TOL_PIVOT         1e-11  /* Lemke: smallest usable pivot, relative to the column's largest
+                                          entry (in z0's row: relative to max |M|) */
 #define NSDAE_TOL_LEX           1e-12  /* Lemke: relative difference under which two ratios tie */
 #define NSDAE_TOL_SLACK         1e-9   /* a constraint slack above this (scaled) is strictly positive:
                                           decides implicit equalities, i.e. the dimension of a piece */

@@ -73,12 +73,11 @@ Test(oracles, segment_minnorm_interior_and_count)
     cr_assert_eq(r.unique, 1);
 }
 
-/* Objective on z1 only, reference 5: every point of the segment ... no: the best is z1 = 1,
- * a single point. With M = [1 1 0; 1 1 0; 0 0 0]-like flatness the minimiser is a segment. */
+/* The solution set is the ray {(1, s): s >= 0} (w1 = z1 - 1, w2 = 0 for every z). With the
+ * objective on z1 only it is flat along the ray: the minimal value is attained by a continuum
+ * of z, so the minimiser is not unique; with the full objective it is (1, 0). */
 Test(oracles, flat_objective_is_not_unique)
 {
-    /* LCP in 2 variables whose solution set is the ray {(1, s): s >= 0}: w1 = z1 - 1,
-     * w2 = 0 for all z. Objective on z1 only: flat along the ray. */
     double M[4] = {1, 0, 0, 0}, q[2] = {-1, 0};
     nsdae_mlcp p = {2, M, q, NULL, NULL, NULL};
     int sel[1] = {0};
@@ -137,15 +136,10 @@ Test(oracles, three_solutions)
 
 Test(oracles, three_solutions_tie_is_not_unique)
 {
-    /* (0, 2) and (1, 0) are both at distance^2 5/4... pick a reference equidistant from two:
-     * the midpoint of (1,0) and (0,2) is (0.5, 1); (0.625, 0.125) is at 0.015625+0.765625 = 0.78125,
-     * (1,0) and (0,2) at 0.25 + 1 = 1.25: not a tie. Use the weighted metric Q = diag(4, 1) and
-     * reference (0.5, 1): (1,0) -> 4*0.25 + 1 = 2, (0,2) -> 4*0.25 + 1 = 2,
-     * (0.625, 0.125) -> 4*0.015625 + 0.765625 = 0.828125: unique. With reference (0.5, 2.25/2+...)
-     * keep it simple: Q = I, reference (0.5, 1.0) + offset along the bisector away from the third. */
+    /* A reference point equidistant from two solutions and farther from the third:
+     * (2.5, 2) lies on the bisector 2x - 4y + 3 = 0 of (1, 0) and (0, 2), at squared distance
+     * 6.25 from both (objective 3.125) and 7.03 from (0.625, 0.125). */
     nsdae_mlcp p = {2, three_M, three_q, NULL, NULL, NULL};
-    /* points equidistant from (1,0) and (0,2): 2x - 4y + 3 = 0; (2.5, 2) is on it:
-     * d^2 to (1,0) = 2.25 + 4 = 6.25, to (0,2) = 6.25, to (0.625,0.125) = 3.515625 + 3.515625 = 7.03 */
     double zref[2] = {2.5, 2};
     nsdae_minnorm_spec spec = {.z_ref = zref};
     double z[2], w[2];
@@ -274,8 +268,8 @@ Test(box, relay_with_equality)
     nsdae_lcp_solution_set *s = enumerate_ok(&p);
     cr_assert_eq(s->count, 1);
     nsdae_lcp_solution_set_free(s);
-    /* with q = (-0.5, 0): lambda = -0.5 interior, u = 0 */
-    q[0] = 0.5;   /* u - lambda + 0.5 = 0 */
+    /* u - lambda + 0.5 = 0: lambda = 0.5 is interior, so u = w = 0 */
+    q[0] = 0.5;
     cr_assert_eq(nsdae_lcp_minnorm(&p, NULL, z, w, &r, &e), NSDAE_OK, "%s", e.message);
     cr_assert_float_eq(z[0], 0, TOL);
     cr_assert_float_eq(z[1], 0.5, TOL);
