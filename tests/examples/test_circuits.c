@@ -43,9 +43,13 @@ static double run_bridge(const nsdae_mlcs *s, double theta, long n, energy_watch
 
 Test(circuits, diode_bridge_tank_energy_never_increases)
 {
+    /* Implicit Euler (theta = 1) is dissipative for a passive LCS: with Q the tank's energy metric,
+     * E_{k+1} - E_k = h x1' Q (A x1 + B l1) - |x1 - x0|^2_Q / 2 <= 0, since the diodes and the load
+     * only absorb power at t_{k+1}. (theta = 1/2 keeps the multipliers at t_{k+1} only, so the
+     * cross term with x0 has no sign: it is not asserted.) */
     nsdae_mlcs *s = load_example("diode_bridge", NULL);
-    const double thetas[] = {1.0, 0.5};
-    for (int t = 0; t < 2; t++) {
+    const double thetas[] = {1.0};
+    for (int t = 0; t < 1; t++) {
         energy_watch w = {y_index(s, "v"), y_index(s, "iL"), 1e-6, 1e-2, 0, -INFINITY, 0};
         double y[16];
         run_bridge(s, thetas[t], 5000, &w, y);
