@@ -117,6 +117,22 @@ int lcp_qp_solve(const lcp_reduced *r, const signed char *st, const double *H, c
     int status = lcp_lemke(L, LM, Lq, ws->Lz, &ws->lemke);
     if (status != 0)
         return status;
+    /* A basis too ill conditioned to re-solve leaves the tableau's values: refuse them when
+     * they are not even feasible, rather than let a wrong bound prune a subtree. */
+    double hmax = 0, gmax = 0, ymax = 0, worst = 0;
+    for (int p = 0; p < ny; p++)
+        ymax = fmax(ymax, fabs(ws->Lz[p]));
+    for (int c = 0; c < nc; c++) {
+        double v = h[c];
+        for (int p = 0; p < ny; p++) {
+            v += G[(size_t)c * ny + p] * ws->Lz[p];
+            gmax = fmax(gmax, fabs(G[(size_t)c * ny + p]));
+        }
+        hmax = fmax(hmax, fabs(h[c]));
+        worst = fmin(worst, v);
+    }
+    if (worst < -1e3 * NSDAE_TOL_RESIDUAL * (1 + hmax + gmax * ymax))
+        return 2;
     memset(t, 0, sizeof(double) * (size_t)k);
     for (int p = 0; p < ny; p++)
         t[ws->yvar[p]] += ws->ysgn[p] * ws->Lz[p];

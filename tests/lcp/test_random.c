@@ -647,3 +647,47 @@ Test(random, box_rows_against_siconos_and_enumeration)
     cr_log_info("box rows: %d solved instances, %d compared with the enumeration", checked, with_points);
     cr_assert_geq(checked, 200);
 }
+
+/* Larger m, where the 3^m brute force is too slow: with z_ref = 0 every piece the enumeration
+ * reports carries its minimal-norm point, so the best of them is the selection's optimum; the
+ * branch and bound must reach it (this checks its pruning) and count the same solutions. */
+Test(random, minnorm_matches_enumeration_larger_m)
+{
+    rng = 2024;
+    if (getenv("NSDAE_TEST_SEED"))
+        rng ^= strtoull(getenv("NSDAE_TEST_SEED"), NULL, 10) * 2654435761ULL;
+    int compared = 0;
+    for (int m = 10; m <= 12; m++) {
+        for (int r = 0; r < 16; r++) {
+            inst X;
+            gen(&X, m, r % 8, 0);
+            nsdae_mlcp p = {m, X.M, X.q, NULL, NULL, NULL};
+            nsdae_lcp_solution_set *s = NULL;
+            nsdae_error e = {0};
+            cr_assert_eq(nsdae_lcp_enumerate(&p, &s, &e), NSDAE_OK, "%s", e.message);
+            double best = INFINITY;
+            for (int c = 0; c < s->count; c++) {
+                double f = 0;
+                for (int j = 0; j < m; j++)
+                    f += 0.5 * s->pieces[c].z[j] * s->pieces[c].z[j];
+                best = fmin(best, f);
+            }
+            double z[MAXN + 2], w[MAXN + 2];
+            nsdae_minnorm_result res;
+            nsdae_minnorm_spec spec = {.count_solutions = r % 2};
+            nsdae_status st = nsdae_lcp_minnorm(&p, &spec, z, w, &res, &e);
+            if (s->count == 0) {
+                cr_assert_eq(st, NSDAE_NO_SOLUTION, "m=%d r=%d: %s", m, r, e.message);
+            } else {
+                cr_assert_eq(st, NSDAE_OK, "m=%d r=%d: %s", m, r, e.message);
+                cr_assert(fabs(res.objective - best) <= 1e-8 * (1 + best), "m=%d r=%d family %d: %.15g vs %.15g", m,
+                          r, r % 8, res.objective, best);
+                if (spec.count_solutions)
+                    cr_assert_eq(res.nsol, s->has_continuum ? -1 : s->count, "m=%d r=%d", m, r);
+                compared++;
+            }
+            nsdae_lcp_solution_set_free(s);
+        }
+    }
+    cr_assert_geq(compared, 12);
+}
