@@ -149,6 +149,17 @@ int run_resolve_scheme(run_options *o, const char *cmd)
     return ok;
 }
 
+/* An --example name must be one of either family; the message lists both. */
+static int known_example(const char *name, const char *cmd)
+{
+    if (nsdae_builtin_description(name) || nsdae_builtin_contact_description(name)) return 1;
+    fprintf(stderr, "nsdae %s: --example '%s': unknown example (known:", cmd, name);
+    for (const char *const *n = nsdae_builtin_names(); *n; n++) fprintf(stderr, " %s", *n);
+    for (const char *const *n = nsdae_builtin_contact_names(); *n; n++) fprintf(stderr, " %s", *n);
+    fputs(")\n", stderr);
+    return 0;
+}
+
 int run_load_system(const run_options *o, const char *cmd, nsdae_mlcs **out)
 {
     nsdae_error err = {0};
@@ -160,13 +171,14 @@ int run_load_system(const run_options *o, const char *cmd, nsdae_mlcs **out)
         fprintf(stderr, "nsdae %s: no model: give MODEL or --example NAME (see --help)\n", cmd);
         return 0;
     }
+    if (o->example && !known_example(o->example, cmd)) return 0;
     if (o->example && nsdae_builtin_contact_description(o->example)) {
         fprintf(stderr, "nsdae %s: --example %s is a contact model: use --scheme moreau\n", cmd, o->example);
         return 0;
     }
     if (o->example) {
         if (nsdae_builtin_create(o->example, o->params, o->nparams, out, &err) != NSDAE_OK) {
-            fprintf(stderr, "nsdae %s: --example %s\n", cmd, err.message);
+            fprintf(stderr, "nsdae %s: %s\n", cmd, err.message);
             return 0;
         }
         return 1;
@@ -248,13 +260,14 @@ int run_load_contact(const run_options *o, const char *cmd, nsdae_lagrangian **o
         }
         return 1;
     }
+    if (!known_example(o->example, cmd)) return 0;
     if (nsdae_builtin_description(o->example)) {
         fprintf(stderr, "nsdae %s: --example %s is not a contact model: --scheme moreau needs one of "
                         "bouncing-ball, beads, cup-and-ball\n", cmd, o->example);
         return 0;
     }
     if (nsdae_builtin_contact_create(o->example, o->params, o->nparams, out, &err) != NSDAE_OK) {
-        fprintf(stderr, "nsdae %s: --example %s\n", cmd, err.message);
+        fprintf(stderr, "nsdae %s: %s\n", cmd, err.message);
         return 0;
     }
     return 1;

@@ -3,14 +3,11 @@
  * irrational so that no grid h = T/N hits it (a case that is not exact at h = T/N). */
 #include <nsdae/builtin.h>
 
+#include "translate/builtin_params.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-typedef struct builtin_param {
-    const char *name;
-    double value;
-} builtin_param;
 
 #define MAX_PARAMS 8
 
@@ -162,49 +159,19 @@ const char *nsdae_builtin_description(const char *name)
     return b ? b->description : NULL;
 }
 
-/* The example's parameter values with the overrides applied. */
-static nsdae_status resolve_params(const builtin *b, const nsdae_param_value *params, int nparams, double *p,
-                                   nsdae_error *err)
-{
-    for (int i = 0; i < MAX_PARAMS; i++) p[i] = b->params[i].value;
-    for (int k = 0; k < nparams; k++) {
-        int found = 0;
-        for (int i = 0; i < MAX_PARAMS && b->params[i].name; i++)
-            if (strcmp(b->params[i].name, params[k].name) == 0) {
-                p[i] = params[k].value;
-                found = 1;
-            }
-        if (!found) {
-            char known[200] = "";
-            for (int i = 0; i < MAX_PARAMS && b->params[i].name; i++) {
-                strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
-                strncat(known, b->params[i].name, sizeof known - strlen(known) - 1);
-            }
-            return nsdae_error_set(err, NSDAE_INVALID_INPUT, "example %s has no parameter '%s' (it has: %s)",
-                                   b->name, params[k].name, known);
-        }
-        if (!isfinite(params[k].value))
-            return nsdae_error_set(err, NSDAE_INVALID_INPUT, "parameter %s must be finite", params[k].name);
-    }
-    return NSDAE_OK;
-}
-
 nsdae_status nsdae_builtin_create(const char *name, const nsdae_param_value *params, int nparams,
                                   nsdae_mlcs **out, nsdae_error *err)
 {
     *out = NULL;
     const builtin *b = find(name);
     if (!b) {
-        char known[200] = "";
-        for (size_t i = 0; i < NBUILTINS; i++) {
-            strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
-            strncat(known, builtins[i].name, sizeof known - strlen(known) - 1);
-        }
+        char known[200];
+        builtin_list_names(known, sizeof known, nsdae_builtin_names(), (int)NBUILTINS);
         return nsdae_error_set(err, NSDAE_INVALID_INPUT, "unknown example '%s' (known: %s)", name ? name : "",
                                known);
     }
     double p[MAX_PARAMS];
-    nsdae_status st = resolve_params(b, params, nparams, p, err);
+    nsdae_status st = builtin_params_resolve(b->name, b->params, MAX_PARAMS, params, nparams, p, err);
     return st == NSDAE_OK ? b->build(p, out, err) : st;
 }
 
@@ -212,6 +179,7 @@ int nsdae_builtin_exact(const char *name, const nsdae_param_value *params, int n
 {
     const builtin *b = find(name);
     double p[MAX_PARAMS];
-    if (!b || !b->exact || resolve_params(b, params, nparams, p, NULL) != NSDAE_OK) return 0;
+    if (!b || !b->exact || builtin_params_resolve(b->name, b->params, MAX_PARAMS, params, nparams, p, NULL) != NSDAE_OK)
+        return 0;
     return b->exact(p, T, x);
 }

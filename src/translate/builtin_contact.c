@@ -2,6 +2,8 @@
  * form: the callbacks below are what the model translator will generate from .nsm models. */
 #include <nsdae/builtin_contact.h>
 
+#include "translate/builtin_params.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +14,7 @@
 typedef struct contact_builtin {
     const char *name;
     const char *description;
-    struct { const char *name; double value; } params[MAX_PARAMS];
+    builtin_param params[MAX_PARAMS];
     nsdae_status (*build)(const double *p, nsdae_lagrangian **out, nsdae_error *err);
 } contact_builtin;
 
@@ -241,16 +243,6 @@ const char *nsdae_builtin_contact_description(const char *name)
     return b ? b->description : NULL;
 }
 
-/* Appends "a, b, c" to buf. */
-static void list_names(char *buf, size_t size, const char *const *names, int count)
-{
-    buf[0] = '\0';
-    for (int i = 0; i < count && names[i]; i++) {
-        strncat(buf, i ? ", " : "", size - strlen(buf) - 1);
-        strncat(buf, names[i], size - strlen(buf) - 1);
-    }
-}
-
 nsdae_status nsdae_builtin_contact_create(const char *name, const nsdae_param_value *params, int nparams,
                                           nsdae_lagrangian **out, nsdae_error *err)
 {
@@ -258,28 +250,12 @@ nsdae_status nsdae_builtin_contact_create(const char *name, const nsdae_param_va
     char known[200];
     const contact_builtin *b = find(name);
     if (!b) {
-        list_names(known, sizeof known, nsdae_builtin_contact_names(), (int)NBUILTINS);
+        builtin_list_names(known, sizeof known, nsdae_builtin_contact_names(), (int)NBUILTINS);
         return nsdae_error_set(err, NSDAE_INVALID_INPUT, "unknown contact example '%s' (known: %s)",
                                name ? name : "", known);
     }
     double p[MAX_PARAMS];
-    const char *pnames[MAX_PARAMS];
-    int np = 0;
-    for (; np < MAX_PARAMS && b->params[np].name; np++) {
-        p[np] = b->params[np].value;
-        pnames[np] = b->params[np].name;
-    }
-    for (int k = 0; k < nparams; k++) {
-        int i = 0;
-        while (i < np && strcmp(pnames[i], params[k].name) != 0) i++;
-        if (i == np) {
-            list_names(known, sizeof known, pnames, np);
-            return nsdae_error_set(err, NSDAE_INVALID_INPUT, "example %s has no parameter '%s' (it has: %s)", b->name,
-                                   params[k].name, known);
-        }
-        if (!isfinite(params[k].value))
-            return nsdae_error_set(err, NSDAE_INVALID_INPUT, "parameter %s must be finite", params[k].name);
-        p[i] = params[k].value;
-    }
+    nsdae_status st = builtin_params_resolve(b->name, b->params, MAX_PARAMS, params, nparams, p, err);
+    if (st != NSDAE_OK) return st;
     return b->build(p, out, err);
 }

@@ -48,7 +48,7 @@ Test(cli, bad_flags_name_the_flag_and_value)
         {"simulate --example rocca-crossing --scheme rk4", "--scheme 'rk4'"},
         {"simulate --example rocca-crossing --param B1", "--param 'B1'"},
         {"simulate --example rocca-crossing --param nope=1", "no parameter 'nope'"},
-        {"simulate --example nowhere", "unknown example 'nowhere'"},
+        {"simulate --example nowhere", "--example 'nowhere': unknown example"},
         {"simulate --example rocca-crossing --every 0", "--every '0'"},
         {"simulate --example rocca-crossing --steps", "--steps needs a value"},
         {"converge --example rocca-crossing --steps 10", "--steps '10'"},
