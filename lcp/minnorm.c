@@ -123,9 +123,23 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
         int s = lcp_qp_solve(r, st, b->o->H, b->o->g, 0, NULL, NULL, t, b->ws);
         if (s == 1)
             continue;
-        if (s != 0)
-            return nsdae_error_set(err, NSDAE_NUMERICAL,
-                                   "minnorm: relaxation QP hit the pivot limit (%d free indices of %d)", nfree, m);
+        if (s != 0) {
+            /* No trustworthy bound (pivot limit, or an ill-conditioned final basis on a degenerate
+             * relaxation): nothing may be pruned, so split on the first free index. The leaves
+             * are decided exactly by lcp_piece_examine, so this costs time, never correctness. */
+            int bi = 0;
+            while (st[bi] != LCP_FREE)
+                bi++;
+            if (top + 2 > cap)
+                return nsdae_error_set(err, NSDAE_LIMIT, "minnorm: node stack overflow");
+            signed char *c2 = stack + (size_t)top * (m + 1), *c1 = c2 + (m + 1);
+            memmove(c2, st, (size_t)m);
+            memcpy(c1, c2, (size_t)m);
+            c2[bi] = LCP_V0;
+            c1[bi] = LCP_R0;
+            top += 2;
+            continue;
+        }
         double f = lcp_objective_eval(b->o, k, t);
         if (!b->counting && f > b->best + ftol(b->best))
             continue;
