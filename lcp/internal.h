@@ -45,7 +45,8 @@ nsdae_status lcp_std_build(const nsdae_mlcp *p, lcp_arena *ar, lcp_std *s, nsdae
 void lcp_std_to_caller(const lcp_std *s, const double *x, double *z);
 /* w = M z + q in the caller's rows */
 void lcp_caller_w(const nsdae_mlcp *p, const double *z, double *w);
-/* max violation of the caller's conditions at (z, w), relative to 1 + max|q| */
+/* max violation of the caller's conditions at (z, w), scale invariant: lcp_scaled_violation with
+ * the equilibration of M (computed here: for one-off checks) */
 double lcp_caller_violation(const nsdae_mlcp *p, const double *z, const double *w);
 
 /* ---- reduced form (reduce.c) ------------------------------------------------------------ */
