@@ -97,16 +97,6 @@ void lcp_fast_prepare(lcp_fast *f, int N, const double *Ms, const nsdae_row_kind
     f->ok = 1;
 }
 
-static int same_point(int N, const double *a, const double *b)
-{
-    double d = 0, s = 0;
-    for (int i = 0; i < N; i++) {
-        d = fmax(d, fabs(a[i] - b[i]));
-        s = fmax(s, fmax(fabs(a[i]), fabs(b[i])));
-    }
-    return d <= NSDAE_TOL_SAME_SOLUTION * (1 + s);
-}
-
 static void pattern_rhs(const lcp_fast *f, const nsdae_mlcp *ps, unsigned mask, double *b)
 {
     for (int i = 0; i < f->N; i++)
@@ -305,7 +295,7 @@ nsdae_status lcp_fast_minnorm(const lcp_fast *f, const nsdae_mlcp *ps, const nsd
         continuum |= cd->continuum;
         int dup = -1;
         for (int p = 0; p < count && dup < 0; p++)
-            if (same_point(N, cs[p].x, cd->x))
+            if (lcp_same_point(N, cs[p].x, cd->x))
                 dup = p;
         if (dup >= 0) {   /* the same point seen from two patterns */
             cs[dup].flat |= cd->flat;

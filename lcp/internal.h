@@ -74,6 +74,8 @@ int lcp_solve_square(int n, const double *A, const double *b, double *x, double 
 /* 1 if the symmetric part of the n x n matrix A is positive definite (Cholesky succeeds). */
 int lcp_sym_part_pd(int n, const double *A, double *work_nn);
 double lcp_dot(int n, const double *a, int inca, const double *b, int incb);
+/* two solutions closer than NSDAE_TOL_SAME_SOLUTION (max-norm, relative to 1 + their size) are one */
+int lcp_same_point(int n, const double *a, const double *b);
 
 /* ---- Lemke's method (lemke.c) ----------------------------------------------------------- */
 /* Own dense Lemke with lexicographic ratio test: finds z >= 0, w = M z + q >= 0, z'w = 0.

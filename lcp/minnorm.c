@@ -178,16 +178,6 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
     return NSDAE_OK;
 }
 
-static int same_z(int N, const double *a, const double *b)
-{
-    double d = 0, s = 0;
-    for (int i = 0; i < N; i++) {
-        d = fmax(d, fabs(a[i] - b[i]));
-        s = fmax(s, fmax(fabs(a[i]), fabs(b[i])));
-    }
-    return d <= NSDAE_TOL_SAME_SOLUTION * (1 + s);
-}
-
 nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, double *z, double *w,
                              nsdae_minnorm_result *result, nsdae_error *err)
 {
@@ -260,7 +250,7 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec
     res.objective = b.best;
     res.unique = b.flat_f > b.best + ftol(b.best);
     for (int i = 0; i < b.ntie && res.unique; i++)
-        if (b.tie_f[i] <= b.best + ftol(b.best) && !same_z(N, b.tie_z + (size_t)i * N, z))
+        if (b.tie_f[i] <= b.best + ftol(b.best) && !lcp_same_point(N, b.tie_z + (size_t)i * N, z))
             res.unique = 0;
     if (counting) {
         lcp_piece_list_merge(&r, &b.pieces, &ws);

@@ -256,17 +256,6 @@ void lcp_piece_list_free(lcp_piece_list *l)
     l->n = l->cap = 0;
 }
 
-static double dist(int n, const double *a, const double *b, double *scale)
-{
-    double d = 0, s = 0;
-    for (int i = 0; i < n; i++) {
-        d = fmax(d, fabs(a[i] - b[i]));
-        s = fmax(s, fmax(fabs(a[i]), fabs(b[i])));
-    }
-    *scale = 1 + s;
-    return d;
-}
-
 void lcp_piece_list_merge(const lcp_reduced *r, lcp_piece_list *l, lcp_qp_ws *ws)
 {
     /* largest pieces first: a piece can only be inside one at least as large */
@@ -286,8 +275,7 @@ void lcp_piece_list_merge(const lcp_reduced *r, lcp_piece_list *l, lcp_qp_ws *ws
         for (int j = 0; j < kept && !dup; j++) {
             lcp_piece *q = &l->v[j];
             if (p->dim == 0 && q->dim == 0) {
-                double sc, d = dist(r->size, p->z, q->z, &sc);
-                dup = d <= NSDAE_TOL_SAME_SOLUTION * sc;
+                dup = lcp_same_point(r->size, p->z, q->z);
             } else {
                 dup = lcp_piece_contained(r, p->st, p->t, p->dim, p->D, q->st, ws);
             }

@@ -137,9 +137,12 @@ nsdae_status lcp_scale_spec(int N, const double *dc, double alpha, const nsdae_m
         for (int i = 0; i < k * k; i++)
             if (!isfinite(Q[i]))
                 return nsdae_error_set(err, NSDAE_INVALID_INPUT, "minnorm: Q entry %d is not finite", i);
+        double qmax = 0;   /* symmetry relative to the weight's own size: Q may be in any units */
+        for (int i = 0; i < k * k; i++)
+            qmax = fmax(qmax, fabs(Q[i]));
         for (int i = 0; i < k; i++)
             for (int j = 0; j < i; j++)
-                if (fabs(Q[i + (size_t)j * k] - Q[j + (size_t)i * k]) > 1e-12 * (1 + fabs(Q[i + (size_t)j * k])))
+                if (fabs(Q[i + (size_t)j * k] - Q[j + (size_t)i * k]) > 1e-12 * qmax)
                     return nsdae_error_set(err, NSDAE_INVALID_INPUT, "minnorm: Q is not symmetric at (%d,%d)", i, j);
         if (!spd(k, Q, Q_s))
             return nsdae_error_set(err, NSDAE_INVALID_INPUT, "minnorm: Q is not positive definite");

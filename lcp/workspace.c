@@ -138,8 +138,12 @@ nsdae_status nsdae_lcp_minnorm_ws(nsdae_lcp_workspace *ws, const nsdae_mlcp *p, 
 nsdae_status nsdae_lcp_minnorm(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, double *z, double *w,
                                nsdae_minnorm_result *result, nsdae_error *err)
 {
-    nsdae_lcp_workspace ws = {0};   /* on the stack: only its arrays are allocated */
-    nsdae_status st = nsdae_lcp_minnorm_ws(&ws, p, spec, z, w, result, err);
-    release(&ws);
+    nsdae_lcp_workspace *ws = NULL;   /* ~40 KB: on the heap, not on a caller's stack */
+    nsdae_status st = nsdae_lcp_workspace_create(&ws, err);
+    if (st == NSDAE_OK)
+        st = nsdae_lcp_minnorm_ws(ws, p, spec, z, w, result, err);
+    else if (result)
+        *result = (nsdae_minnorm_result){0};
+    nsdae_lcp_workspace_destroy(ws);
     return st;
 }

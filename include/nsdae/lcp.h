@@ -112,8 +112,8 @@ nsdae_status nsdae_lcp_minnorm(const nsdae_mlcp *p, const nsdae_minnorm_spec *sp
 /* The same with a reusable workspace: for callers solving many problems with the same M, kind
  * and size (a time stepper: only q and z_ref change between steps). The workspace keeps the
  * equilibration and the factorisations of the last matrix seen (it compares M and kind on every
- * call, so passing a different matrix is correct, only slower) and allocates nothing per call
- * once warm. nsdae_lcp_minnorm is this with a temporary workspace. Not thread safe: one
+ * call, so passing a different matrix is correct, only slower); on the fast path (at most 4
+ * complementarity rows, well-posed patterns) it allocates nothing per call once warm. nsdae_lcp_minnorm is this with a temporary workspace. Not thread safe: one
  * workspace per thread. */
 typedef struct nsdae_lcp_workspace nsdae_lcp_workspace;
 nsdae_status nsdae_lcp_workspace_create(nsdae_lcp_workspace **out, nsdae_error *err);

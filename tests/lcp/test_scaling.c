@@ -98,3 +98,43 @@ Test(scaling, diode_bridge_steps_agree_with_enumerations)
             }
     cr_assert_eq(checked, 7 * 8 * 2);
 }
+
+/* One step dumped from a failing run of the stepper (hex floats, exact): it returned NO_SOLUTION
+ * or an answer violating the MLCP by 1e-4, depending on memory alignment. */
+Test(scaling, dumped_diode_step)
+{
+    static const double M[NS * NS] = {
+        -0x1.4f8b588e368f1p-18, 0x1.0c6f7a0b5ed8dp-20, 0x0p+0, 0x0p+0,
+        -0x1p+0, 0x1p+0, 0x0p+0, 0x0p+0,
+        0x1.47ae147ae147bp-7, 0x1.4f8b588e368f1p-18, 0x0p+0, 0x0p+0,
+        0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0,
+        0x0p+0, 0x0p+0, -0x1.5798ee2308c3ap-28, 0x1.5798ee2308c3ap-28,
+        0x1p+0, 0x0p+0, 0x1p+0, 0x0p+0,
+        0x0p+0, 0x0p+0, 0x1.5798ee2308c3ap-28, -0x1.5798ee2308c3ap-28,
+        0x0p+0, -0x1p+0, 0x0p+0, -0x1p+0,
+        -0x0p+0, 0x1.4f8b588e368f1p-18, 0x1.4f8b588e368f1p-18, -0x0p+0,
+        0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0,
+        -0x0p+0, -0x1.4f8b588e368f1p-18, -0x0p+0, -0x1.4f8b588e368f1p-18,
+        0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0,
+        -0x0p+0, -0x0p+0, 0x1.4f8b588e368f1p-18, -0x0p+0,
+        0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0,
+        -0x0p+0, -0x0p+0, -0x0p+0, -0x1.4f8b588e368f1p-18,
+        0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0,
+    };
+    static const double q[NS] = {
+        -0x1.991f7af05078ep-13, -0x1.40c3c4310efcdp-17, -0x0p+0, -0x0p+0,
+        0x0p+0, 0x0p+0, 0x0p+0, 0x0p+0,
+    };
+    static const nsdae_row_kind kind[NS] = {0, 0, 0, 0, 1, 1, 1, 1};
+    const int sel[2] = {0, 1};
+    double zref[NS] = {9.559533369445008, 0.019508503420167769, 9.5595333694450098, -3.1790388267704388e-17};
+    nsdae_mlcp p = {NS, M, q, kind, NULL, NULL};
+    nsdae_minnorm_spec spec = {zref, sel, 2, NULL, 1};
+    double z[NS], w[NS], ze[NS], we[NS];
+    nsdae_minnorm_result res;
+    nsdae_error e = {0};
+    cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &e), NSDAE_OK, "%s", e.message);
+    cr_expect_eq(res.nsol, 1);
+    cr_assert_eq(nsdae_lcp_solve_siconos(&p, "enum", ze, we, &e), NSDAE_OK, "%s", e.message);
+    cr_expect_leq(block_diff(z, ze), 1e-9, "minnorm vs siconos enum %.3g", block_diff(z, ze));
+}
