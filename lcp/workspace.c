@@ -8,34 +8,34 @@
 
 struct nsdae_lcp_workspace {
     int N, cap;              /* size of the prepared matrix (0: none), allocated size */
+    double *buf;             /* one block holding every array below */
     double *M;               /* the caller's M, to recognise the same matrix */
     nsdae_row_kind *kind;    /* the caller's kinds (all complementarity when the caller's is NULL) */
     int kind_null;
     double *dr, *dc, *Ms;    /* equilibration and the scaled matrix */
     double *qs, *los, *his, *zs, *wsc, *zref, *Q;
     int *sel;
-    lcp_fast fast;
+    lcp_fast fast;           /* ~40 KB, written only by lcp_fast_prepare: never zeroed */
 };
 
 nsdae_status nsdae_lcp_workspace_create(nsdae_lcp_workspace **out, nsdae_error *err)
 {
     if (!out)
         return nsdae_error_set(err, NSDAE_INVALID_INPUT, "workspace: out is NULL");
-    *out = calloc(1, sizeof **out);
-    return *out ? NSDAE_OK : nsdae_error_set(err, NSDAE_NOMEM, "workspace: out of memory");
-}
-
-static void release(nsdae_lcp_workspace *ws)
-{
-    free(ws->M); free(ws->kind); free(ws->dr); free(ws->dc); free(ws->Ms); free(ws->qs); free(ws->los);
-    free(ws->his); free(ws->zs); free(ws->wsc); free(ws->zref); free(ws->Q); free(ws->sel);
+    *out = malloc(sizeof **out);   /* not calloc: zeroing the pattern factors would cost more than a small solve */
+    if (!*out)
+        return nsdae_error_set(err, NSDAE_NOMEM, "workspace: out of memory");
+    (*out)->N = (*out)->cap = 0;
+    (*out)->buf = NULL;
+    (*out)->fast.ok = 0;
+    return NSDAE_OK;
 }
 
 void nsdae_lcp_workspace_destroy(nsdae_lcp_workspace *ws)
 {
     if (!ws)
         return;
-    release(ws);
+    free(ws->buf);
     free(ws);
 }
 
@@ -43,25 +43,22 @@ static int reserve(nsdae_lcp_workspace *ws, int N)
 {
     if (ws->cap >= N)
         return 0;
-    release(ws);
-    lcp_fast keep = ws->fast;
-    memset(ws, 0, sizeof *ws);
-    ws->fast = keep;
     size_t n = (size_t)N, nn = n * n;
-    ws->M = malloc(sizeof(double) * nn);
-    ws->Ms = malloc(sizeof(double) * nn);
-    ws->Q = malloc(sizeof(double) * nn);
-    ws->kind = malloc(sizeof(nsdae_row_kind) * n);
-    ws->sel = malloc(sizeof(int) * n);
-    double **vec[] = {&ws->dr, &ws->dc, &ws->qs, &ws->los, &ws->his, &ws->zs, &ws->wsc, &ws->zref};
-    int fail = !ws->M || !ws->Ms || !ws->Q || !ws->kind || !ws->sel;
-    for (size_t i = 0; i < sizeof vec / sizeof *vec; i++)
-        fail |= !(*vec[i] = malloc(sizeof(double) * n));
-    if (fail) {
-        release(ws);
-        memset(ws, 0, sizeof *ws);
+    /* doubles first, then the int-sized arrays: alignment holds without padding */
+    size_t bytes = sizeof(double) * (3 * nn + 8 * n) + sizeof(nsdae_row_kind) * n + sizeof(int) * n;
+    double *b = malloc(bytes);
+    if (!b)
         return -1;
-    }
+    free(ws->buf);
+    ws->buf = b;
+    ws->M = b;
+    ws->Ms = b + nn;
+    ws->Q = b + 2 * nn;
+    double **vec[] = {&ws->dr, &ws->dc, &ws->qs, &ws->los, &ws->his, &ws->zs, &ws->wsc, &ws->zref};
+    for (size_t i = 0; i < sizeof vec / sizeof *vec; i++)
+        *vec[i] = b + 3 * nn + i * n;
+    ws->kind = (nsdae_row_kind *)(b + 3 * nn + 8 * n);
+    ws->sel = (int *)(ws->kind + n);
     ws->cap = N;
     return 0;
 }
