@@ -5,6 +5,8 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <nsdae/lcp.h>
+
+#include "internal.h"   /* the equilibration and the branch and bound, to test them alone */
 #include <stdio.h>
 #include <string.h>
 
@@ -137,4 +139,42 @@ Test(scaling, dumped_diode_step)
     cr_expect_eq(res.nsol, 1);
     cr_assert_eq(nsdae_lcp_solve_siconos(&p, "enum", ze, we, &e), NSDAE_OK, "%s", e.message);
     cr_expect_leq(block_diff(z, ze), 1e-9, "minnorm vs siconos enum %.3g", block_diff(z, ze));
+}
+
+/* The same step problems through the branch and bound alone (equilibrated as the public entry
+ * does): the general path must cope with them too, for circuits with more than 4 diodes. */
+Test(scaling, diode_bridge_steps_branch_and_bound)
+{
+    static const double hs[] = {1e-5, 1e-6, 1e-7, 3.125e-8, 1e-8};
+    static const double states[][2] = {{10, 0}, {-0.027932267481917347, -0.054731168485684184},
+                                       {0.0035852935654945299, 0.049399789032859992}, {-5, 0.1}};
+    static const nsdae_row_kind kind[NS] = {0, 0, 0, 0, 1, 1, 1, 1};
+    const int sel[2] = {0, 1};
+    for (size_t ih = 0; ih < sizeof hs / sizeof *hs; ih++)
+        for (size_t is = 0; is < sizeof states / sizeof *states; is++)
+            for (int th = 0; th < 2; th++) {
+                double theta = th ? 0.5 : 1.0, h = hs[ih];
+                double y0[NY] = {states[is][0], states[is][1], 0, 0}, M[NS * NS], q[NS];
+                step_problem(h, theta, y0, M, q);
+                nsdae_mlcp p = {NS, M, q, kind, NULL, NULL};
+                double zref[NS] = {y0[0], y0[1], 0, 0, 0, 0, 0, 0};
+                nsdae_minnorm_spec spec = {zref, sel, 2, NULL, 1}, sspec;
+                double dr[NS], dc[NS], Ms[NS * NS], qs[NS], zr[NS], Qs[NS * NS], fscale;
+                int ss[NS];
+                lcp_scale_factors(NS, M, dr, dc);
+                lcp_scale_matrix(NS, M, dr, dc, Ms);
+                double alpha = lcp_scale_rhs(&p, dr, dc, qs, NULL, NULL);
+                nsdae_error e = {0};
+                cr_assert_eq(lcp_scale_spec(NS, dc, alpha, &spec, zr, ss, Qs, &sspec, &fscale, &e), NSDAE_OK);
+                nsdae_mlcp ps = {NS, Ms, qs, kind, NULL, NULL};
+                double zs[NS], ws[NS], z[NS], zf[NS], wf[NS];
+                nsdae_minnorm_result res;
+                nsdae_status st = lcp_minnorm_bnb(&ps, &sspec, zs, ws, &res, &e);
+                cr_assert_eq(st, NSDAE_OK, "h=%g theta=%g state %zu: %s", h, theta, is, e.message);
+                cr_expect_eq(res.nsol, 1, "h=%g theta=%g state %zu: %ld solutions", h, theta, is, res.nsol);
+                lcp_scale_z_to_caller(NS, dc, alpha, zs, z);
+                cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, zf, wf, NULL, &e), NSDAE_OK, "%s", e.message);
+                cr_expect_leq(block_diff(z, zf), 1e-9, "h=%g theta=%g state %zu: branch and bound vs fast path %.3g",
+                              h, theta, is, block_diff(z, zf));
+            }
 }
