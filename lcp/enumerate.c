@@ -58,7 +58,21 @@ nsdae_status nsdae_lcp_enumerate(const nsdae_mlcp *p, nsdae_lcp_solution_set **o
     lcp_qp_ws ws;
     lcp_piece_list list = {0};
     long visited = 0;
-    if ((st = lcp_std_build(p, &ar, &s, err)))
+    /* equilibrated first (scale.c), like the selection: rank and sign decisions are then
+     * relative to the data; the pieces are mapped back at the end */
+    int N = p->size, has_box = p->lo && p->hi;
+    double *dr = lcp_arena_doubles(&ar, (size_t)N), *dc = lcp_arena_doubles(&ar, (size_t)N);
+    double *Ms = lcp_arena_doubles(&ar, (size_t)N * N), *qs = lcp_arena_doubles(&ar, (size_t)N);
+    double *los = lcp_arena_doubles(&ar, (size_t)N), *his = lcp_arena_doubles(&ar, (size_t)N);
+    if (ar.failed) {
+        st = nsdae_error_set(err, NSDAE_NOMEM, "enumerate: out of memory");
+        goto done;
+    }
+    lcp_scale_factors(N, p->M, dr, dc);
+    lcp_scale_matrix(N, p->M, dr, dc, Ms);
+    double alpha = lcp_scale_rhs(p, dr, dc, qs, los, his);
+    nsdae_mlcp ps = {N, Ms, qs, p->kind, has_box ? los : NULL, has_box ? his : NULL};
+    if ((st = lcp_std_build(&ps, &ar, &s, err)))
         goto done;
     if (s.m > NSDAE_LCP_ENUM_MAX_M) {
         st = nsdae_error_set(err, NSDAE_LIMIT,
@@ -72,7 +86,19 @@ nsdae_status nsdae_lcp_enumerate(const nsdae_mlcp *p, nsdae_lcp_solution_set **o
         st = lcp_set_from_pieces(p->size, &list, 0, out, err);
         goto done;
     }
-    if (st || (st = lcp_objective_build(&r, NULL, &ar, &o, err)))
+    if (st)
+        goto done;
+    /* a continuum is reported by its minimal-norm point in the caller's z: the norm mapped to
+     * the scaled variables */
+    nsdae_minnorm_spec sspec;
+    double fscale, *zref_s = lcp_arena_doubles(&ar, (size_t)N), *Q_s = lcp_arena_doubles(&ar, (size_t)N * N);
+    int *sel_s = lcp_arena_alloc(&ar, sizeof(int) * (size_t)N);
+    if (ar.failed) {
+        st = nsdae_error_set(err, NSDAE_NOMEM, "enumerate: out of memory");
+        goto done;
+    }
+    if ((st = lcp_scale_spec(N, dc, alpha, NULL, zref_s, sel_s, Q_s, &sspec, &fscale, err)) ||
+        (st = lcp_objective_build(&r, &sspec, &ar, &o, err)))
         goto done;
     if (lcp_qp_ws_init(&ws, &r, 0, &ar)) {
         st = nsdae_error_set(err, NSDAE_NOMEM, "enumerate: out of memory");
@@ -101,6 +127,8 @@ nsdae_status nsdae_lcp_enumerate(const nsdae_mlcp *p, nsdae_lcp_solution_set **o
     }
     lcp_piece_list_merge(&r, &list, &ws);
     st = lcp_set_from_pieces(p->size, &list, visited, out, err);
+    for (int i = 0; !st && i < (*out)->count; i++)
+        lcp_scale_z_to_caller(N, dc, alpha, (*out)->pieces[i].z, (*out)->pieces[i].z);
 done:
     if (!st && ar.failed)
         st = nsdae_error_set(err, NSDAE_NOMEM, "enumerate: out of memory");

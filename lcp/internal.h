@@ -45,7 +45,8 @@ nsdae_status lcp_std_build(const nsdae_mlcp *p, lcp_arena *ar, lcp_std *s, nsdae
 void lcp_std_to_caller(const lcp_std *s, const double *x, double *z);
 /* w = M z + q in the caller's rows */
 void lcp_caller_w(const nsdae_mlcp *p, const double *z, double *w);
-/* max violation of the caller's conditions at (z, w), relative to 1 + max|q| */
+/* max violation of the caller's conditions at (z, w), scale invariant: lcp_scaled_violation with
+ * the equilibration of M (computed here: for one-off checks) */
 double lcp_caller_violation(const nsdae_mlcp *p, const double *z, const double *w);
 
 /* ---- reduced form (reduce.c) ------------------------------------------------------------ */
@@ -73,6 +74,8 @@ int lcp_solve_square(int n, const double *A, const double *b, double *x, double 
 /* 1 if the symmetric part of the n x n matrix A is positive definite (Cholesky succeeds). */
 int lcp_sym_part_pd(int n, const double *A, double *work_nn);
 double lcp_dot(int n, const double *a, int inca, const double *b, int incb);
+/* two solutions closer than NSDAE_TOL_SAME_SOLUTION (max-norm, relative to 1 + their size) are one */
+int lcp_same_point(int n, const double *a, const double *b);
 
 /* ---- Lemke's method (lemke.c) ----------------------------------------------------------- */
 /* Own dense Lemke with lexicographic ratio test: finds z >= 0, w = M z + q >= 0, z'w = 0.
@@ -168,5 +171,61 @@ void lcp_piece_list_merge(const lcp_reduced *r, lcp_piece_list *l, lcp_qp_ws *ws
 /* The public solution set (one allocation) from merged pieces. */
 nsdae_status lcp_set_from_pieces(int size, const lcp_piece_list *l, long visited, nsdae_lcp_solution_set **out,
                                  nsdae_error *err);
+
+/* ---- equilibration (scale.c) -------------------------------------------------------------- */
+/* Row and column factors (powers of two, positive) making every row and column of Dr M Dc have
+ * max-norm in [1/2, 2] (zero rows/columns: factor 1). */
+void lcp_scale_factors(int N, const double *M, double *dr, double *dc);
+void lcp_scale_matrix(int N, const double *M, const double *dr, const double *dc, double *Ms);
+/* q' = alpha Dr q (and box bounds alpha lo / dc, if los and his are given); returns alpha, the
+ * power of two making max |q'| about 1. */
+double lcp_scale_rhs(const nsdae_mlcp *p, const double *dr, const double *dc, double *qs, double *los,
+                     double *his);
+void lcp_scale_z_to_caller(int N, const double *dc, double alpha, const double *zs, double *z);
+/* Validates spec and maps it to the scaled variables: zref_s (N), sel_s (N), Q_s (N x N) are
+ * caller buffers; the scaled objective times *fscale is the caller's. */
+nsdae_status lcp_scale_spec(int N, const double *dc, double alpha, const nsdae_minnorm_spec *spec,
+                            double *zref_s, int *sel_s, double *Q_s, nsdae_minnorm_spec *out, double *fscale,
+                            nsdae_error *err);
+/* Violation of the caller's MLCP at (z, w = M z + q from the original data), measured in the
+ * equilibrated units and relative to the size of the terms of w: scale invariant. */
+double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double *dc, const double *z,
+                            const double *w);
+
+/* ---- small dense LU (smalllu.c) --------------------------------------------------------------- */
+/* LU with partial pivoting in place (n x n, column-major, lda = n); 1 if a pivot is exactly zero. */
+int lcp_small_lu(int n, double *A, int *piv);
+void lcp_small_lu_solve(int n, const double *LU, const int *piv, double *b);
+/* Reciprocal condition number in the 1-norm of A from its LU factors (exact: builds the inverse
+ * column by column; meant for n <= LCP_FAST_MAX_N, once per matrix). */
+double lcp_small_rcond(int n, const double *A, const double *LU, const int *piv);
+
+/* ---- exact fast path for few complementarity rows (fast.c) ----------------------------------- */
+enum { LCP_FAST_MAX_N = 16, LCP_FAST_MAX_M = 4 };
+enum { LCP_PAT_POINT = 0 /* nonsingular: at most one point */, LCP_PAT_LINE = 1 /* nullity one */ };
+typedef struct lcp_fast {
+    int ok;                          /* the fast path applies to the prepared matrix */
+    int N, m;
+    int comp[LCP_FAST_MAX_M];        /* the complementarity rows */
+    int type[1 << LCP_FAST_MAX_M];
+    /* POINT: LU factors and pivots; LINE: the pseudo-inverse (in LU), the null vector and the
+     * left null vector (the consistency condition of the right-hand side) */
+    double LU[1 << LCP_FAST_MAX_M][LCP_FAST_MAX_N * LCP_FAST_MAX_N];
+    int piv[1 << LCP_FAST_MAX_M][LCP_FAST_MAX_N];
+    double nul[1 << LCP_FAST_MAX_M][LCP_FAST_MAX_N], lnul[1 << LCP_FAST_MAX_M][LCP_FAST_MAX_N];
+} lcp_fast;
+
+/* Factors the 2^m pattern matrices of the (equilibrated) matrix Ms; ok = 0 when the problem has
+ * box rows, is too large, or a pattern matrix is neither well conditioned nor clearly of nullity
+ * one with the rest well conditioned. */
+void lcp_fast_prepare(lcp_fast *f, int N, const double *Ms, const nsdae_row_kind *kind);
+/* Minimal-norm selection on the prepared (scaled) problem ps by enumerating the patterns. */
+nsdae_status lcp_fast_minnorm(const lcp_fast *f, const nsdae_mlcp *ps, const nsdae_minnorm_spec *spec, double *z,
+                              nsdae_minnorm_result *res, nsdae_error *err);
+
+/* ---- branch and bound (minnorm.c) ------------------------------------------------------------ */
+/* The general selection on an (already equilibrated) problem; z and w of size p->size. */
+nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, double *z, double *w,
+                             nsdae_minnorm_result *result, nsdae_error *err);
 
 #endif

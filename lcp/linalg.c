@@ -6,6 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+int lcp_same_point(int n, const double *a, const double *b)
+{
+    double d = 0, s = 0;
+    for (int i = 0; i < n; i++) {
+        d = fmax(d, fabs(a[i] - b[i]));
+        s = fmax(s, fmax(fabs(a[i]), fabs(b[i])));
+    }
+    return d <= NSDAE_TOL_SAME_SOLUTION * (1 + s);
+}
+
 double lcp_dot(int n, const double *a, int inca, const double *b, int incb)
 {
     double s = 0;

@@ -152,6 +152,76 @@ static void pattern_system(const lcp_reduced *r, const signed char *st, double *
     }
 }
 
+/* A pattern whose equations leave one direction n (unit, k) free: the piece is the interval of
+ * t0 + s n allowed by the node's inequalities, computed in closed form (the convex QP on such
+ * degenerate, nearly parallel constraint sets is where Lemke's final basis is ill conditioned:
+ * diode circuits). Returns 1 with t = the objective's minimiser over the piece, *dim (0: a point,
+ * 1: a segment or ray) and *flat; 0 when empty. */
+static int line_piece(const lcp_reduced *r, const signed char *st, const lcp_objective *o, double *t,
+                      const double *n, int *dim, int *flat)
+{
+    int k = r->k, m = r->m;
+    double tol = NSDAE_TOL_SIGN * r->scale, lo = -INFINITY, hi = INFINITY, tlo = -INFINITY, thi = INFINITY;
+    double tmax = 0;
+    for (int j = 0; j < k; j++)
+        tmax = fmax(tmax, fabs(t[j]));
+    for (int i = 0; i < m; i++) {
+        /* the inequality of index i: v_i >= 0 when r_i = 0 is imposed, r_i >= 0 when v_i = 0 */
+        double g0 = st[i] == LCP_R0 ? lcp_red_v(r, i, t) : lcp_red_r(r, i, t), g1 = 0, an = 0;
+        for (int j = 0; j < k; j++) {
+            double a = st[i] == LCP_R0 ? (r->vunit ? (i == j) : r->V[i + (size_t)j * m]) : r->R[i + (size_t)j * m];
+            g1 += a * n[j];
+            an = fmax(an, fabs(a));
+        }
+        if (fabs(g1) <= NSDAE_TOL_RANK * (1 + an)) {   /* constant along the line */
+            if (g0 < -tol)
+                return 0;
+            continue;
+        }
+        if (g1 > 0) {
+            lo = fmax(lo, -g0 / g1);
+            tlo = fmax(tlo, (-tol - g0) / g1);
+        } else {
+            hi = fmin(hi, -g0 / g1);
+            thi = fmin(thi, (-tol - g0) / g1);
+        }
+    }
+    if (tlo > thi)
+        return 0;
+    double s;
+    *flat = 0;
+    if (hi - lo <= NSDAE_TOL_SAME_SOLUTION * (1 + tmax)) {
+        s = lo > hi ? 0.5 * (tlo + thi) : 0.5 * (lo + hi);
+        if (!isfinite(s))
+            s = isfinite(lo) ? lo : hi;
+        *dim = 0;
+    } else {
+        /* objective along the line: f(t + s n) = f(t) + s (H t + g)'n + s^2 n'H n / 2 */
+        double slope = 0, curv = 0, hmax = 0;
+        for (int i = 0; i < k; i++) {
+            double hn = 0, ht = 0;
+            for (int j = 0; j < k; j++) {
+                hn += o->H[i + (size_t)j * k] * n[j];
+                ht += o->H[i + (size_t)j * k] * t[j];
+                hmax = fmax(hmax, fabs(o->H[i + (size_t)j * k]));
+            }
+            slope += n[i] * (ht + o->g[i]);
+            curv += n[i] * hn;
+        }
+        int level = !(curv > NSDAE_TOL_RANK * (1 + hmax));
+        s = level ? 0.0 : -slope / curv;
+        s = fmin(fmax(s, lo), hi);
+        *dim = 1;
+        if (level && !o->z_injective) {   /* flat: the objective is level but z moves along n */
+            for (int a = 0; a < r->size && !*flat; a++)
+                *flat = fabs(lcp_dot(k, r->Z + a, r->size, n, 1)) > NSDAE_TOL_RANK * r->scale;
+        }
+    }
+    for (int j = 0; j < k; j++)
+        t[j] += s * n[j];
+    return 1;
+}
+
 int lcp_piece_examine(const lcp_reduced *r, const signed char *st, const lcp_objective *o, lcp_piece *pc,
                       lcp_qp_ws *ws, lcp_arena *ar)
 {
@@ -165,7 +235,7 @@ int lcp_piece_examine(const lcp_reduced *r, const signed char *st, const lcp_obj
         return -1;
     }
     double *A = buf, *work = A + (size_t)m * k, *b = work + (size_t)m * k, *t = b + m, *N = t + k;
-    int dim = 0, found = 0, done = 0;
+    int dim = 0, found = 0, done = 0, line_flat = -1;
     if (r->vunit) {
         /* t = v: the V0 variables are zero, so only the R0 block R[B,B] t_B = -r0_B is solved */
         int nb = 0;
@@ -195,12 +265,14 @@ int lcp_piece_examine(const lcp_reduced *r, const signed char *st, const lcp_obj
         found = signs_ok(r, st, t);
     } else {
         double resid;
-        int rank = lcp_lstsq(m, k, A, b, t, &resid, NULL);
+        int rank = lcp_lstsq(m, k, A, b, t, &resid, N);
         if (rank < 0) {
             found = -1;
         } else if (resid <= NSDAE_TOL_RESIDUAL * r->scale) {
             if (rank == k) {
                 found = signs_ok(r, st, t);
+            } else if (rank == k - 1) {
+                found = line_piece(r, st, o, t, N, &dim, &line_flat);
             } else {
                 int s = lcp_qp_solve(r, st, o->H, o->g, 0, NULL, NULL, t, ws);
                 if (s == 0) {
@@ -227,7 +299,7 @@ int lcp_piece_examine(const lcp_reduced *r, const signed char *st, const lcp_obj
             lcp_red_z(r, t, pc->z);
             pc->dim = dim;
             pc->fval = lcp_objective_eval(o, k, t);
-            pc->flat = dim > 0 ? flat_at(r, st, o, t, ws) : 0;
+            pc->flat = dim == 0 ? 0 : line_flat >= 0 ? line_flat : flat_at(r, st, o, t, ws);
         }
     }
     free(buf);
@@ -256,17 +328,6 @@ void lcp_piece_list_free(lcp_piece_list *l)
     l->n = l->cap = 0;
 }
 
-static double dist(int n, const double *a, const double *b, double *scale)
-{
-    double d = 0, s = 0;
-    for (int i = 0; i < n; i++) {
-        d = fmax(d, fabs(a[i] - b[i]));
-        s = fmax(s, fmax(fabs(a[i]), fabs(b[i])));
-    }
-    *scale = 1 + s;
-    return d;
-}
-
 void lcp_piece_list_merge(const lcp_reduced *r, lcp_piece_list *l, lcp_qp_ws *ws)
 {
     /* largest pieces first: a piece can only be inside one at least as large */
@@ -286,8 +347,7 @@ void lcp_piece_list_merge(const lcp_reduced *r, lcp_piece_list *l, lcp_qp_ws *ws
         for (int j = 0; j < kept && !dup; j++) {
             lcp_piece *q = &l->v[j];
             if (p->dim == 0 && q->dim == 0) {
-                double sc, d = dist(r->size, p->z, q->z, &sc);
-                dup = d <= NSDAE_TOL_SAME_SOLUTION * sc;
+                dup = lcp_same_point(r->size, p->z, q->z);
             } else {
                 dup = lcp_piece_contained(r, p->st, p->t, p->dim, p->D, q->st, ws);
             }

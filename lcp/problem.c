@@ -3,6 +3,7 @@
 #include "internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 nsdae_status nsdae_mlcp_validate(const nsdae_mlcp *p, nsdae_error *err)
@@ -156,28 +157,11 @@ void lcp_caller_w(const nsdae_mlcp *p, const double *z, double *w)
 
 double lcp_caller_violation(const nsdae_mlcp *p, const double *z, const double *w)
 {
-    int N = p->size;
-    double qn = 0, v = 0;
-    for (int i = 0; i < N; i++)
-        qn = fmax(qn, fabs(p->q[i]));
-    for (int i = 0; i < N; i++) {
-        nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
-        double e = 0;
-        if (k == NSDAE_ROW_EQUALITY) {
-            e = fabs(w[i]);
-        } else if (k == NSDAE_ROW_COMPLEMENTARITY) {
-            e = fmax(fmax(-z[i], -w[i]), fmin(fabs(z[i]), fabs(w[i])));
-        } else {
-            double lo = p->lo[i], hi = p->hi[i];
-            e = fmax(lo - z[i], z[i] - hi);
-            double dlo = isinf(lo) ? INFINITY : z[i] - lo, dhi = isinf(hi) ? INFINITY : hi - z[i];
-            /* w must be >= 0 unless at hi, <= 0 unless at lo */
-            double wpos = fmax(w[i], 0), wneg = fmax(-w[i], 0);
-            e = fmax(e, fmin(wneg, fabs(dhi)));
-            e = fmax(e, fmin(wpos, fabs(dlo)));
-        }
-        if (!(e <= v))
-            v = e;
-    }
-    return v / (1.0 + qn);
+    double *d = malloc(sizeof(double) * 2 * (size_t)p->size);
+    if (!d)
+        return INFINITY;   /* cannot measure: refuse the point */
+    lcp_scale_factors(p->size, p->M, d, d + p->size);
+    double v = lcp_scaled_violation(p, d, d + p->size, z, w);
+    free(d);
+    return v;
 }

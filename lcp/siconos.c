@@ -213,6 +213,7 @@ typedef struct restart_ctx {
     int *ipiv;
     lcp_piece_list list;
     lcp_arena *ar;
+    double *dr, *dc;  /* equilibration of the caller's M: the residual check is scale invariant */
 } restart_ctx;
 
 static int add_point(restart_ctx *c, const double *v)
@@ -234,7 +235,7 @@ static int add_point(restart_ctx *c, const double *v)
         return -1;
     lcp_std_to_caller(s, x, z);
     lcp_caller_w(c->p, z, w);
-    if (!(lcp_caller_violation(c->p, z, w) <= NSDAE_TOL_RESIDUAL))
+    if (!(lcp_scaled_violation(c->p, c->dr, c->dc, z, w) <= NSDAE_TOL_RESIDUAL))
         return 0;   /* lcp_enum has no residual check: a near-singular pattern can return junk */
     for (int i = 0; i < c->list.n; i++) {
         double d = 0, sc = 0;
@@ -266,6 +267,13 @@ nsdae_status nsdae_lcp_enumerate_siconos_restart(const nsdae_mlcp *p, nsdae_lcp_
     long visited = 0;
     LinearComplementarityProblem *lp = NULL;
     SolverOptions *o = NULL;
+    c.dr = lcp_arena_doubles(&ar, 2 * (size_t)p->size);
+    if (!c.dr) {
+        st = nsdae_error_set(err, NSDAE_NOMEM, "siconos restart: out of memory");
+        goto done;
+    }
+    c.dc = c.dr + p->size;
+    lcp_scale_factors(p->size, p->M, c.dr, c.dc);
     if ((st = lcp_std_build(p, &ar, &c.s, err)))
         goto done;
     int n = c.s.n, m = c.s.m, nx = c.s.nx;

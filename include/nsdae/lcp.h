@@ -100,9 +100,25 @@ typedef struct nsdae_minnorm_result {
 } nsdae_minnorm_result;
 
 /* The solution of the MLCP minimising the objective over the WHOLE solution set (points and
- * continua), written to z and w (size each). Exact: branch and bound over complementarity
- * patterns with convex relaxations. NO_SOLUTION when the MLCP has none. */
+ * continua), written to z and w (size each). The problem is first equilibrated (row and column
+ * scaling by powers of two), so the result does not depend on the units of the data. Exact: with
+ * at most 4 complementarity rows (no box row) and well-conditioned pattern matrices, by
+ * enumerating the patterns (the solution set is then finite); otherwise branch and bound over
+ * complementarity patterns with convex relaxations. The answer is checked on the original data.
+ * NO_SOLUTION when the MLCP has none. */
 nsdae_status nsdae_lcp_minnorm(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, double *z, double *w,
                                nsdae_minnorm_result *result, nsdae_error *err);
+
+/* The same with a reusable workspace: for callers solving many problems with the same M, kind
+ * and size (a time stepper: only q and z_ref change between steps). The workspace keeps the
+ * equilibration and the factorisations of the last matrix seen (it compares M and kind on every
+ * call, so passing a different matrix is correct, only slower); on the fast path (at most 4
+ * complementarity rows, well-posed patterns) it allocates nothing per call once warm. nsdae_lcp_minnorm is this with a temporary workspace. Not thread safe: one
+ * workspace per thread. */
+typedef struct nsdae_lcp_workspace nsdae_lcp_workspace;
+nsdae_status nsdae_lcp_workspace_create(nsdae_lcp_workspace **out, nsdae_error *err);
+void nsdae_lcp_workspace_destroy(nsdae_lcp_workspace *ws);   /* NULL is a no-op */
+nsdae_status nsdae_lcp_minnorm_ws(nsdae_lcp_workspace *ws, const nsdae_mlcp *p, const nsdae_minnorm_spec *spec,
+                                  double *z, double *w, nsdae_minnorm_result *result, nsdae_error *err);
 
 #endif

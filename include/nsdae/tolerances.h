@@ -9,6 +9,9 @@
 #define NSDAE_TOL_SAME_SOLUTION 1e-8   /* two solutions closer than this (relative) are one */
 #define NSDAE_TOL_OBJECTIVE     1e-10  /* relative tolerance when comparing minimal-norm objectives */
 #define NSDAE_TOL_RCOND         1e-12  /* LU solutions with a smaller reciprocal condition go to the SVD path */
+#define NSDAE_TOL_FAST_RCOND    1e-8   /* fast path (few complementarity rows): every pattern matrix of the
+                                          equilibrated problem must be at least this well conditioned,
+                                          else the branch and bound decides (sign tests need accuracy) */
 #define NSDAE_TOL_PIVOT         1e-11  /* Lemke: smallest usable pivot, relative to the column's largest
                                           entry (in z0's row: relative to max |M|) */
 #define NSDAE_TOL_LEX           1e-12  /* Lemke: relative difference under which two ratios tie */

@@ -95,7 +95,8 @@ static void selection_free(selection *sel)
 }
 
 static nsdae_status solve_step(const step_mlcp *sm, const nsdae_stepper_options *o, selection *sel,
-                               const double *y0, double *z, double *w, long *nsol, nsdae_error *err)
+                               nsdae_lcp_workspace *lws, const double *y0, double *z, double *w, long *nsol,
+                               nsdae_error *err)
 {
     if (o->scheme == NSDAE_SCHEME_EULER) {
         nsdae_status st = nsdae_lcp_solve_siconos(&sm->problem, "enum", z, w, err);
@@ -112,7 +113,9 @@ static nsdae_status solve_step(const step_mlcp *sm, const nsdae_stepper_options 
     memcpy(sel->z_ref, y0, (size_t)sm->ny * sizeof *y0);
     nsdae_minnorm_spec spec = {sel->z_ref, sel->select, sel->k, o->weight, o->count_solutions};
     nsdae_minnorm_result res;
-    nsdae_status st = nsdae_lcp_minnorm(&sm->problem, &spec, z, w, &res, err);
+    /* the workspace keeps the step matrix's equilibration and factors: with a fixed h only q
+     * changes from one step to the next */
+    nsdae_status st = nsdae_lcp_minnorm_ws(lws, &sm->problem, &spec, z, w, &res, err);
     *nsol = res.nsol;
     return st;
 }
@@ -146,7 +149,9 @@ nsdae_status nsdae_stepper_run(const nsdae_mlcs *s, const nsdae_stepper_options 
     selection sel = {0};
     st = step_mlcp_init(&sm, s, err);
     if (st != NSDAE_OK) return st;
+    nsdae_lcp_workspace *lws = NULL;
     st = selection_init(&sel, s, o, err);
+    if (st == NSDAE_OK) st = nsdae_lcp_workspace_create(&lws, err);
     double *y = calloc((size_t)s->ny, sizeof *y);
     double *z = calloc((size_t)sm.size, sizeof *z);
     double *w = calloc((size_t)sm.size, sizeof *w);
@@ -159,9 +164,13 @@ nsdae_status nsdae_stepper_run(const nsdae_mlcs *s, const nsdae_stepper_options 
 
     for (long k = 0; k < n; k++) {
         double t0 = step_time(o, k, n, h), t1 = step_time(o, k + 1, n, h);
-        step_mlcp_build(&sm, s, t0, t1 - t0, theta, y);
+        /* every full step uses exactly h: t1 - t0 wobbles in the last bit from step to step, which
+         * would make each step's matrix a new one for the LCP workspace's cache; only a shortened
+         * last step differs */
+        double hk = k + 1 < n ? h : t1 - t0;
+        step_mlcp_build(&sm, s, t0, hk, theta, y);
         long nsol = 0;
-        st = solve_step(&sm, o, &sel, y, z, w, &nsol, err);
+        st = solve_step(&sm, o, &sel, lws, y, z, w, &nsol, err);
         if (st != NSDAE_OK) {
             char state[400];
             format_state(state, sizeof state, s, y);
@@ -188,6 +197,7 @@ done:
     if (summary) *summary = sum;
     free(y); free(z); free(w);
     selection_free(&sel);
+    nsdae_lcp_workspace_destroy(lws);
     step_mlcp_free(&sm);
     return st;
 }

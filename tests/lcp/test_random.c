@@ -12,6 +12,8 @@
 #include <lapacke.h>
 #include <math.h>
 #include <nsdae/lcp.h>
+
+#include "internal.h"   /* lcp_minnorm_bnb: the branch and bound alone, against the fast path */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -690,4 +692,157 @@ Test(random, minnorm_matches_enumeration_larger_m)
         }
     }
     cr_assert_geq(compared, 12);
+}
+
+/* Rescaled copies: rows by r_i > 0, columns by c_j > 0 (10^U(-6,6)) give the problem
+ * M' = Dr M Dc, q' = Dr q with z = Dc z'; with the objective mapped (z_ref' = z_ref / c,
+ * Q' = Dc Q Dc) the selection must be the same point, objective and count. Factors rounded to
+ * powers of two keep the scaled problem exact, so every family is compared; unrounded factors
+ * perturb the data at rounding level, so only the well-posed families are. */
+static void rescaled_run(int rounded)
+{
+    static const int per_m[9] = {0, 60, 60, 60, 60, 40, 30, 20, 10};
+    int compared = 0;
+    for (int m = 1; m <= 8; m++)
+        for (int r = 0; r < per_m[m]; r++) {
+            inst X;
+            int family = r % 8;
+            if (!rounded && !(family == 0 || family == 1 || family == 4 || family == 6))
+                continue;
+            int n_eq = (r % 5 == 3 && (family == 0 || family == 6) && m >= 2) ? 2 : 0;
+            gen(&X, m + n_eq, family, n_eq);
+            if (r % 3 == 1) {
+                X.k = 0;
+                for (int j = 0; j < X.N; j++)
+                    if (irand(2))
+                        X.sel[X.k++] = j;
+                if (X.k == 0 || X.k == X.N)
+                    X.k = 0;
+            }
+            int k = X.k ? X.k : X.N;
+            X.useQ = 1;   /* the mapped objective needs an explicit weight */
+            for (int a = 0; a < k; a++)
+                X.Qd[a] = r % 2 ? 0.5 + (urand() + 1) : 1.0;
+            for (int j = 0; j < X.N; j++)
+                X.zref[j] = r % 4 ? urand() : 0;
+            nsdae_minnorm_spec spec;
+            int count = r % 2;
+            make_spec(&X, &spec, count);
+            int N = X.N;
+            double dr[MAXN], dc[MAXN], Ms[MAXN * MAXN], qs[MAXN], zr[MAXN], Qs[MAXN * MAXN];
+            for (int i = 0; i < N; i++) {
+                dr[i] = pow(10, 6 * urand());
+                dc[i] = pow(10, 6 * urand());
+                if (rounded) {
+                    dr[i] = ldexp(1, (int)lround(log2(dr[i])));
+                    dc[i] = ldexp(1, (int)lround(log2(dc[i])));
+                }
+            }
+            for (int j = 0; j < N; j++) {
+                for (int i = 0; i < N; i++)
+                    Ms[i + j * N] = dr[i] * X.M[i + j * N] * dc[j];
+                qs[j] = dr[j] * X.q[j];
+                zr[j] = X.zref[j] / dc[j];
+            }
+            for (int a = 0; a < spec.k; a++)
+                for (int b = 0; b < spec.k; b++)
+                    Qs[a + b * spec.k] = dc[spec.select[a]] * spec.Q[a + b * spec.k] * dc[spec.select[b]];
+            nsdae_minnorm_spec sspec = spec;
+            sspec.z_ref = zr;
+            sspec.Q = Qs;
+            nsdae_mlcp p = {N, X.M, X.q, X.kind, NULL, NULL}, ps = {N, Ms, qs, X.kind, NULL, NULL};
+            double z[MAXN], w[MAXN], zs[MAXN], ws[MAXN];
+            nsdae_minnorm_result res, rs;
+            nsdae_error e = {0}, es = {0};
+            nsdae_status st = nsdae_lcp_minnorm(&p, &spec, z, w, &res, &e);
+            nsdae_status sts = nsdae_lcp_minnorm(&ps, &sspec, zs, ws, &rs, &es);
+            cr_assert_eq(sts, st, "m=%d r=%d family %d rounded %d: status %d (%s) vs scaled %d (%s)", m, r, family,
+                         rounded, st, e.message, sts, es.message);
+            compared++;
+            if (st != NSDAE_OK)
+                continue;
+            cr_assert(fabs(res.objective - rs.objective) <= 1e-8 * (1 + res.objective),
+                      "m=%d r=%d family %d rounded %d: objective %.15g vs scaled %.15g", m, r, family, rounded,
+                      res.objective, rs.objective);
+            if (count)
+                cr_assert_eq(res.nsol, rs.nsol, "m=%d r=%d family %d rounded %d: nsol %ld vs scaled %ld", m, r,
+                             family, rounded, res.nsol, rs.nsol);
+            if (res.unique && rs.unique) {
+                double zmax = 0;
+                for (int j = 0; j < N; j++)
+                    zmax = fmax(zmax, fabs(z[j]));
+                for (int j = 0; j < N; j++)
+                    cr_assert(fabs(z[j] - dc[j] * zs[j]) <= 1e-7 * (1 + zmax),
+                              "m=%d r=%d family %d rounded %d: z[%d] %.15g vs scaled %.15g", m, r, family, rounded, j,
+                              z[j], dc[j] * zs[j]);
+            }
+        }
+    cr_log_info("rescaled (rounded %d): %d instances compared", rounded, compared);
+    cr_assert_geq(compared, rounded ? 250 : 100);
+}
+
+Test(random, rescaled_copies_same_answer_powers_of_two)
+{
+    rng = 777;
+    rescaled_run(1);
+}
+
+Test(random, rescaled_copies_same_answer_any_factors)
+{
+    rng = 778;
+    rescaled_run(0);
+}
+
+/* m <= 4: the pattern-enumeration fast path against the branch and bound alone (on the
+ * unequilibrated data: also a check that equilibration changes no answer). */
+Test(random, fast_path_matches_branch_and_bound)
+{
+    rng = 4242;
+    int fast = 0, total = 0;
+    for (int m = 1; m <= 4; m++)
+        for (int r = 0; r < 240; r++) {
+            inst X;
+            int family = r % 8, n_eq = (r % 3 == 1 && (family == 0 || family == 6)) ? 1 + r % 2 : 0;
+            gen(&X, m + n_eq, family, n_eq);
+            if (r % 4 == 1) {
+                X.k = 0;
+                for (int j = 0; j < X.N; j++)
+                    if (irand(2))
+                        X.sel[X.k++] = j;
+                if (X.k == X.N)
+                    X.k = 0;
+                if (X.k == 0 && X.N > 1)
+                    X.sel[X.k++] = 0;
+            }
+            int k = X.k ? X.k : X.N;
+            X.useQ = r % 5 == 2;
+            for (int a = 0; a < k; a++)
+                X.Qd[a] = X.useQ ? 0.5 + (urand() + 1) : 1.0;
+            for (int j = 0; j < X.N; j++)
+                X.zref[j] = r % 2 ? urand() : 0;
+            nsdae_minnorm_spec spec;
+            make_spec(&X, &spec, r % 3 != 0);
+            nsdae_mlcp p = {X.N, X.M, X.q, X.kind, NULL, NULL};
+            double z[MAXN], w[MAXN], zb[MAXN], wb[MAXN];
+            nsdae_minnorm_result res, rb;
+            nsdae_error e = {0}, eb = {0};
+            nsdae_status st = nsdae_lcp_minnorm(&p, &spec, z, w, &res, &e);
+            nsdae_status stb = lcp_minnorm_bnb(&p, &spec, zb, wb, &rb, &eb);
+            cr_assert_eq(st, stb, "m=%d r=%d family %d: status %d (%s) vs branch and bound %d (%s)", m, r, family, st,
+                         e.message, stb, eb.message);
+            total++;
+            fast += st == NSDAE_OK && res.leaves == 1L << m && res.nodes == 1;
+            if (st != NSDAE_OK)
+                continue;
+            cr_assert(fabs(res.objective - rb.objective) <= 1e-8 * (1 + rb.objective),
+                      "m=%d r=%d family %d: objective %.15g vs branch and bound %.15g", m, r, family, res.objective,
+                      rb.objective);
+            if (spec.count_solutions)
+                cr_assert_eq(res.nsol, rb.nsol, "m=%d r=%d family %d: nsol %ld vs branch and bound %ld", m, r, family,
+                             res.nsol, rb.nsol);
+            cr_assert_eq(res.unique, rb.unique, "m=%d r=%d family %d: unique %d vs branch and bound %d", m, r, family,
+                         res.unique, rb.unique);
+        }
+    cr_log_info("fast path vs branch and bound: %d instances, %d solved by the fast path", total, fast);
+    cr_assert_geq(fast, total / 3);
 }

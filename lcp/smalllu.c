@@ -1,0 +1,89 @@
+/* Dense LU for the tiny systems of the fast path (n <= LCP_FAST_MAX_N).
+ *
+ * Why not LAPACKE: the stepper solves 2^m systems of size n + m <= 12 per step, 10^4..10^6 steps;
+ * at that size the LAPACKE wrapper's work-array allocation and the dispatch into OpenBLAS cost more
+ * than the arithmetic (measured: several microseconds per call), and a textbook partial-pivoting LU
+ * is as accurate as dgetrf for such sizes. */
+#include "internal.h"
+
+#include <math.h>
+
+int lcp_small_lu(int n, double *A, int *piv)
+{
+    for (int k = 0; k < n; k++) {
+        int p = k;
+        double big = fabs(A[k + (size_t)k * n]);
+        for (int i = k + 1; i < n; i++)
+            if (fabs(A[i + (size_t)k * n]) > big) {
+                big = fabs(A[i + (size_t)k * n]);
+                p = i;
+            }
+        piv[k] = p;
+        if (big == 0.0)
+            return 1;
+        if (p != k)
+            for (int j = 0; j < n; j++) {
+                double t = A[k + (size_t)j * n];
+                A[k + (size_t)j * n] = A[p + (size_t)j * n];
+                A[p + (size_t)j * n] = t;
+            }
+        double inv = 1.0 / A[k + (size_t)k * n];
+        for (int i = k + 1; i < n; i++)
+            A[i + (size_t)k * n] *= inv;
+        for (int j = k + 1; j < n; j++) {
+            double akj = A[k + (size_t)j * n];
+            if (akj != 0.0)
+                for (int i = k + 1; i < n; i++)
+                    A[i + (size_t)j * n] -= A[i + (size_t)k * n] * akj;
+        }
+    }
+    return 0;
+}
+
+void lcp_small_lu_solve(int n, const double *LU, const int *piv, double *b)
+{
+    for (int k = 0; k < n; k++) {
+        int p = piv[k];
+        if (p != k) {
+            double t = b[k];
+            b[k] = b[p];
+            b[p] = t;
+        }
+    }
+    for (int j = 0; j < n; j++) {
+        double bj = b[j];
+        if (bj != 0.0)
+            for (int i = j + 1; i < n; i++)
+                b[i] -= LU[i + (size_t)j * n] * bj;
+    }
+    for (int j = n - 1; j >= 0; j--) {
+        b[j] /= LU[j + (size_t)j * n];
+        double bj = b[j];
+        if (bj != 0.0)
+            for (int i = 0; i < j; i++)
+                b[i] -= LU[i + (size_t)j * n] * bj;
+    }
+}
+
+double lcp_small_rcond(int n, const double *A, const double *LU, const int *piv)
+{
+    double anorm = 0, inorm = 0, col[LCP_FAST_MAX_N];
+    if (n > LCP_FAST_MAX_N)
+        return 0;
+    for (int j = 0; j < n; j++) {
+        double s = 0;
+        for (int i = 0; i < n; i++)
+            s += fabs(A[i + (size_t)j * n]);
+        anorm = fmax(anorm, s);
+        for (int i = 0; i < n; i++)
+            col[i] = i == j;
+        lcp_small_lu_solve(n, LU, piv, col);
+        s = 0;
+        for (int i = 0; i < n; i++)
+            s += fabs(col[i]);
+        if (!isfinite(s))
+            return 0;
+        inorm = fmax(inorm, s);
+    }
+    return anorm > 0 && inorm > 0 ? 1.0 / (anorm * inorm) : 0;
+}

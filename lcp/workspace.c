@@ -1,0 +1,146 @@
+/* Public minimal-norm entry points: equilibrate, pick the fast path or the branch and bound,
+ * map the answer back and check it on the caller's original data. The workspace caches what
+ * depends only on the matrix (scaling, scaled matrix, pattern factorisations). */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct nsdae_lcp_workspace {
+    int N, cap;              /* size of the prepared matrix (0: none), allocated size */
+    double *buf;             /* one block holding every array below */
+    double *M;               /* the caller's M, to recognise the same matrix */
+    nsdae_row_kind *kind;    /* the caller's kinds (all complementarity when the caller's is NULL) */
+    int kind_null;
+    double *dr, *dc, *Ms;    /* equilibration and the scaled matrix */
+    double *qs, *los, *his, *zs, *wsc, *zref, *Q;
+    int *sel;
+    lcp_fast fast;           /* ~40 KB, written only by lcp_fast_prepare: never zeroed */
+};
+
+nsdae_status nsdae_lcp_workspace_create(nsdae_lcp_workspace **out, nsdae_error *err)
+{
+    if (!out)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "workspace: out is NULL");
+    *out = malloc(sizeof **out);   /* not calloc: zeroing the pattern factors would cost more than a small solve */
+    if (!*out)
+        return nsdae_error_set(err, NSDAE_NOMEM, "workspace: out of memory");
+    (*out)->N = (*out)->cap = 0;
+    (*out)->buf = NULL;
+    (*out)->fast.ok = 0;
+    return NSDAE_OK;
+}
+
+void nsdae_lcp_workspace_destroy(nsdae_lcp_workspace *ws)
+{
+    if (!ws)
+        return;
+    free(ws->buf);
+    free(ws);
+}
+
+static int reserve(nsdae_lcp_workspace *ws, int N)
+{
+    if (ws->cap >= N)
+        return 0;
+    size_t n = (size_t)N, nn = n * n;
+    /* doubles first, then the int-sized arrays: alignment holds without padding */
+    size_t bytes = sizeof(double) * (3 * nn + 8 * n) + sizeof(nsdae_row_kind) * n + sizeof(int) * n;
+    double *b = malloc(bytes);
+    if (!b)
+        return -1;
+    free(ws->buf);
+    ws->buf = b;
+    ws->M = b;
+    ws->Ms = b + nn;
+    ws->Q = b + 2 * nn;
+    double **vec[] = {&ws->dr, &ws->dc, &ws->qs, &ws->los, &ws->his, &ws->zs, &ws->wsc, &ws->zref};
+    for (size_t i = 0; i < sizeof vec / sizeof *vec; i++)
+        *vec[i] = b + 3 * nn + i * n;
+    ws->kind = (nsdae_row_kind *)(b + 3 * nn + 8 * n);
+    ws->sel = (int *)(ws->kind + n);
+    ws->cap = N;
+    return 0;
+}
+
+static int same_matrix(const nsdae_lcp_workspace *ws, const nsdae_mlcp *p)
+{
+    size_t n = (size_t)p->size;
+    if (ws->N != p->size || ws->kind_null != !p->kind)
+        return 0;
+    if (p->kind && memcmp(ws->kind, p->kind, sizeof(nsdae_row_kind) * n))
+        return 0;
+    return !memcmp(ws->M, p->M, sizeof(double) * n * n);
+}
+
+static nsdae_status prepare(nsdae_lcp_workspace *ws, const nsdae_mlcp *p, nsdae_error *err)
+{
+    if (same_matrix(ws, p))
+        return NSDAE_OK;
+    int N = p->size;
+    ws->N = 0;
+    if (reserve(ws, N))
+        return nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory for a problem of size %d", N);
+    memcpy(ws->M, p->M, sizeof(double) * (size_t)N * N);
+    ws->kind_null = !p->kind;
+    for (int i = 0; i < N; i++)
+        ws->kind[i] = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
+    lcp_scale_factors(N, p->M, ws->dr, ws->dc);
+    lcp_scale_matrix(N, p->M, ws->dr, ws->dc, ws->Ms);
+    lcp_fast_prepare(&ws->fast, N, ws->Ms, ws->kind);
+    ws->N = N;
+    return NSDAE_OK;
+}
+
+nsdae_status nsdae_lcp_minnorm_ws(nsdae_lcp_workspace *ws, const nsdae_mlcp *p, const nsdae_minnorm_spec *spec,
+                                  double *z, double *w, nsdae_minnorm_result *result, nsdae_error *err)
+{
+    nsdae_minnorm_result res = {0};
+    if (result)
+        *result = res;
+    if (!ws)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "minnorm: workspace is NULL");
+    nsdae_status st = nsdae_mlcp_validate(p, err);
+    if (st)
+        return st;
+    if (!z || !w)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "minnorm: z or w is NULL");
+    if ((st = prepare(ws, p, err)))
+        return st;
+    int N = p->size;
+    double alpha = lcp_scale_rhs(p, ws->dr, ws->dc, ws->qs, ws->los, ws->his), fscale;
+    nsdae_minnorm_spec sspec;
+    if ((st = lcp_scale_spec(N, ws->dc, alpha, spec, ws->zref, ws->sel, ws->Q, &sspec, &fscale, err)))
+        return st;
+    int has_box = p->lo && p->hi;
+    nsdae_mlcp ps = {N, ws->Ms, ws->qs, p->kind, has_box ? ws->los : NULL, has_box ? ws->his : NULL};
+    if (ws->fast.ok)
+        st = lcp_fast_minnorm(&ws->fast, &ps, &sspec, ws->zs, &res, err);
+    else
+        st = lcp_minnorm_bnb(&ps, &sspec, ws->zs, ws->wsc, &res, err);
+    if (st == NSDAE_OK) {
+        lcp_scale_z_to_caller(N, ws->dc, alpha, ws->zs, z);
+        lcp_caller_w(p, z, w);
+        res.objective *= fscale;
+        double v = lcp_scaled_violation(p, ws->dr, ws->dc, z, w);
+        if (!(v <= 1e3 * NSDAE_TOL_RESIDUAL))
+            st = nsdae_error_set(err, NSDAE_NUMERICAL,
+                                 "minnorm: the selected solution violates the MLCP by %.3g (relative)", v);
+    }
+    if (result)
+        *result = res;
+    return st;
+}
+
+nsdae_status nsdae_lcp_minnorm(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, double *z, double *w,
+                               nsdae_minnorm_result *result, nsdae_error *err)
+{
+    nsdae_lcp_workspace *ws = NULL;   /* ~40 KB: on the heap, not on a caller's stack */
+    nsdae_status st = nsdae_lcp_workspace_create(&ws, err);
+    if (st == NSDAE_OK)
+        st = nsdae_lcp_minnorm_ws(ws, p, spec, z, w, result, err);
+    else if (result)
+        *result = (nsdae_minnorm_result){0};
+    nsdae_lcp_workspace_destroy(ws);
+    return st;
+}
