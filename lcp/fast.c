@@ -243,14 +243,7 @@ static int line_piece(const lcp_fast *f, const nsdae_mlcp *ps, const nsdae_minno
                 return 0;
             continue;
         }
-        /* g0 + s g1 >= 0 exactly, and >= -tol with tolerance */
-        if (g1 > 0) {
-            lo = fmax(lo, -g0 / g1);
-            tlo = fmax(tlo, (-tol - g0) / g1);
-        } else {
-            hi = fmin(hi, -g0 / g1);
-            thi = fmin(thi, (-tol - g0) / g1);
-        }
+        lcp_line_clip(g0, g1, tol, &lo, &hi, &tlo, &thi);
     }
     if (tlo > thi)
         return 0;

@@ -13,6 +13,8 @@
 #ifndef NSDAE_LCP_INTERNAL_H
 #define NSDAE_LCP_INTERNAL_H
 
+#include <math.h>
+
 #include <nsdae/lcp.h>
 #include <nsdae/tolerances.h>
 
@@ -227,5 +229,18 @@ nsdae_status lcp_fast_minnorm(const lcp_fast *f, const nsdae_mlcp *ps, const nsd
 /* The general selection on an (already equilibrated) problem; z and w of size p->size. */
 nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, double *z, double *w,
                              nsdae_minnorm_result *result, nsdae_error *err);
+
+/* Intersects [lo, hi] with {s : g0 + s g1 >= 0} (exact) and [tlo, thi] with {s : g0 + s g1 >= -tol}
+ * (with tolerance): the sign constraints of a piece restricted to a line z0 + s n. g1 != 0. */
+static inline void lcp_line_clip(double g0, double g1, double tol, double *lo, double *hi, double *tlo, double *thi)
+{
+    if (g1 > 0) {
+        *lo = fmax(*lo, -g0 / g1);
+        *tlo = fmax(*tlo, (-tol - g0) / g1);
+    } else {
+        *hi = fmin(*hi, -g0 / g1);
+        *thi = fmin(*thi, (-tol - g0) / g1);
+    }
+}
 
 #endif

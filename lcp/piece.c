@@ -178,13 +178,7 @@ static int line_piece(const lcp_reduced *r, const signed char *st, const lcp_obj
                 return 0;
             continue;
         }
-        if (g1 > 0) {
-            lo = fmax(lo, -g0 / g1);
-            tlo = fmax(tlo, (-tol - g0) / g1);
-        } else {
-            hi = fmin(hi, -g0 / g1);
-            thi = fmin(thi, (-tol - g0) / g1);
-        }
+        lcp_line_clip(g0, g1, tol, &lo, &hi, &tlo, &thi);
     }
     if (tlo > thi)
         return 0;
