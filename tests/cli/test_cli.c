@@ -10,7 +10,7 @@
 /* Runs `nsdae ARGS`, captures stdout+stderr into out, returns the exit status. */
 static int run(const char *args, char *out, size_t size)
 {
-    char cmd[1024];
+    char cmd[4096];
     snprintf(cmd, sizeof cmd, "OPENBLAS_NUM_THREADS=1 %s/nsdae %s 2>&1", NSDAE_BINARY_DIR, args);
     FILE *p = popen(cmd, "r");
     cr_assert_not_null(p);
@@ -93,4 +93,22 @@ Test(cli, converge_prints_a_fitted_order)
     cr_assert_not_null(at);
     cr_assert_eq(sscanf(at, "least-squares order: %lf", &p), 1);
     cr_expect(p > 0.9 && p < 1.1, "order %g", p);
+}
+
+Test(cli, a_step_without_solution_keeps_the_rows_before_it)
+{
+    /* blocked_ramp: y' = 1 and 0 <= 1 - y _|_ l >= 0, h = 1/4: the fifth step (to y = 5/4) has no
+     * solution. At y = 1 the multiplier l is free in [0, inf): that step's solution set is a ray. */
+    char args[2048], csv[512];
+    snprintf(csv, sizeof csv, "%s/blocked_ramp.csv", NSDAE_BINARY_DIR);
+    snprintf(args, sizeof args, "simulate %s/tests/cli/models/blocked_ramp.nsm --out %s", NSDAE_SOURCE_DIR, csv);
+    cr_expect_eq(run(args, buf, sizeof buf), 1, "%s", buf);
+    cr_expect_not_null(strstr(buf, "step 5 from t = 1 to 1.25 has no solution; state at t: y=1"), "%s", buf);
+    cr_expect_not_null(strstr(buf, "4 steps written before the failure"), "%s", buf);
+    FILE *f = fopen(csv, "r");
+    cr_assert_not_null(f);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    cr_expect_str_eq(buf, "t,y,l,nsol,res\n0,0,0,0,0\n0.25,0.25,0,1,0\n0.5,0.5,0,1,0\n0.75,0.75,0,1,0\n1,1,0,inf,0\n");
 }
