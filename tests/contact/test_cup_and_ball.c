@@ -9,6 +9,8 @@
 #include <nsdae/convergence.h>
 #include <nsdae/lagrangian.h>
 
+#include "../lagrangian/lag_helpers.h"
+
 #include <math.h>
 #include <stdio.h>
 
@@ -48,7 +50,7 @@ static double cross(const double *q, const double *v)
 /* g = 0 so the ball travels straight: it starts tau = (N + 1/4) h before reaching p, so that the
  * impact falls a quarter step after a grid point for every h (the generic, non-aligned case; an
  * aligned start would hit p exactly and give the restart to round-off). */
-static impact run_impact(double e, double h)
+static impact run_impact(int from_model, double e, double h)
 {
     const double p[2] = {0.6, -0.8}, v[2] = {1.0, -1.0};
     const long N = 10;
@@ -61,7 +63,10 @@ static impact run_impact(double e, double h)
                                   {"vy0", v[1]}};
     nsdae_lagrangian *s = NULL;
     nsdae_error err = {0};
-    cr_assert_eq(nsdae_builtin_contact_create("cup-and-ball", params, 6, &s, &err), NSDAE_OK, "%s", err.message);
+    if (from_model) /* examples/cup_and_ball.nsm through the Lagrangian translation */
+        s = lag_example("cup_and_ball", params, 6);
+    else
+        cr_assert_eq(nsdae_builtin_contact_create("cup-and-ball", params, 6, &s, &err), NSDAE_OK, "%s", err.message);
     nsdae_moreau_options o;
     nsdae_moreau_defaults(&o);
     o.nsteps = N + 4;
@@ -74,18 +79,19 @@ static impact run_impact(double e, double h)
     return im;
 }
 
-static void restart_converges(double e, const double *v_plus, double lambda_down, const char *label)
+static void restart_converges(int from_model, double e, const double *v_plus, double lambda_down, const char *label)
 {
     const double hs[] = {1e-2, 5e-3, 2e-3, 1e-3, 5e-4, 2e-4, 1e-4, 1e-5};
     const int n = (int)(sizeof hs / sizeof hs[0]);
     const double C = 5.0;
     double h[8], err_v[8];
-    printf("cup-and-ball %s (e = %g), g = 0, impact at (0.6, -0.8) with v- = (1, -1); oracle v+ = (%g, %g), "
-           "lambda_down = %g\n", label, e, v_plus[0], v_plus[1], lambda_down);
+    printf("%s %s (e = %g), g = 0, impact at (0.6, -0.8) with v- = (1, -1); oracle v+ = (%g, %g), "
+           "lambda_down = %g\n", from_model ? "examples/cup_and_ball.nsm" : "cup-and-ball (built-in)", label, e,
+           v_plus[0], v_plus[1], lambda_down);
     printf("%9s %12s %12s %11s %11s %12s %12s\n", "h", "vx+", "vy+", "|v+ - ref|", "|2P - ref|", "dL(q_k,v+)",
            "dL(q_k+1,v+)");
     for (int i = 0; i < n; i++) {
-        impact im = run_impact(e, hs[i]);
+        impact im = run_impact(from_model, e, hs[i]);
         h[i] = hs[i];
         err_v[i] = hypot(im.v_after[0] - v_plus[0], im.v_after[1] - v_plus[1]);
         double err_l = fabs(2.0 * im.P - lambda_down);
@@ -113,13 +119,15 @@ static void restart_converges(double e, const double *v_plus, double lambda_down
 Test(cup_and_ball, inelastic_restart_order_one)
 {
     const double v_plus[2] = {0.16, 0.12};
-    restart_converges(0.0, v_plus, 1.4, "inelastic");
+    restart_converges(0, 0.0, v_plus, 1.4, "inelastic");
+    restart_converges(1, 0.0, v_plus, 1.4, "inelastic");
 }
 
 Test(cup_and_ball, elastic_restart_order_one)
 {
     const double v_plus[2] = {-0.68, 1.24};
-    restart_converges(1.0, v_plus, 2.8, "elastic");
+    restart_converges(0, 1.0, v_plus, 2.8, "elastic");
+    restart_converges(1, 1.0, v_plus, 2.8, "elastic");
 }
 
 /* With gravity (the built-in as shipped): the rope is never overstretched by more than O(h). While
