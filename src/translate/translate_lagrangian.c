@@ -3,6 +3,8 @@
  * with its owned callbacks (lagrangian_eval.c). This file holds the driver and the messages. */
 #include "translate/lagrangian_internal.h"
 
+#include "translate/equation_error.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,17 +12,10 @@
 void nsdae_lag_fail(lctx *L, nsdae_status st, const nsdae_equation *eq, const char *fmt, ...)
 {
     if (L->st) return;
-    char msg[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    L->st = translate_equation_error(L->err, st, L->m, eq, fmt, ap);
     va_end(ap);
-    const char *file = nsdae_model_filename(L->m);
-    if (eq)
-        L->st = nsdae_error_set(L->err, st, "%s:%d:%d: equation '%.120s': %s", file, eq->pos.line, eq->pos.col,
-                                eq->text, msg);
-    else
-        L->st = nsdae_error_set(L->err, st, "%s: %s", file, msg);
 }
 
 /* The first equation that uses variable v at order o, or NULL. */

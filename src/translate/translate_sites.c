@@ -3,6 +3,8 @@
  * unknown. */
 #include "translate/translate_internal.h"
 
+#include "translate/equation_error.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,17 +13,10 @@
 void nsdae_tr_fail(tctx *T, const nsdae_equation *eq, const char *fmt, ...)
 {
     if (T->st) return;
-    char msg[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    T->st = translate_equation_error(T->err, NSDAE_UNSUPPORTED, T->m, eq, fmt, ap);
     va_end(ap);
-    const char *file = nsdae_model_filename(T->m);
-    if (eq)
-        T->st = nsdae_error_set(T->err, NSDAE_UNSUPPORTED, "%s:%d:%d: equation '%.120s': %s", file, eq->pos.line,
-                                eq->pos.col, eq->text, msg);
-    else
-        T->st = nsdae_error_set(T->err, NSDAE_UNSUPPORTED, "%s: %s", file, msg);
 }
 
 void nsdae_tr_nomem(tctx *T)
