@@ -2,7 +2,7 @@
 #include "cli/convergence.h"
 #include "cli/plot.h"
 
-#include <nsdae/convergence.h>
+#include <nsdae/order_fit.h>
 
 #include <errno.h>
 #include <math.h>
@@ -75,7 +75,7 @@ int convergence_study(const convergence_runner *run, const run_options *ro, conv
     for (int r = 0; r < nrows; r++) worst = fmax(worst, e[r]);
     int roundoff = worst <= CONVERGENCE_ROUNDOFF * (1.0 + scale);
     int used = 0;
-    double order = roundoff ? NAN : nsdae_fit_order(h, e, nrows, &used);
+    double order = roundoff ? NAN : nsdae_order_fit(h, e, nrows, &used);
     if (roundoff)
         printf("least-squares order: none: every error is at round-off level (max %.3g): the scheme is exact "
                "on these grids\n", worst);

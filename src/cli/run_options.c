@@ -2,10 +2,9 @@
  * system they integrate. Every error names the flag and its value. */
 #include "cli/run_options.h"
 
-#include <nsdae/builtin_contact.h>
+#include "examples/builtin_contact.h"
 #include <nsdae/model.h>
 #include <nsdae/translate.h>
-#include <nsdae/translate_lagrangian.h>
 #include <nsdae/translate_lagrangian.h>
 
 #include <errno.h>

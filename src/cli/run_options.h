@@ -2,8 +2,8 @@
 #ifndef NSDAE_CLI_RUN_OPTIONS_H
 #define NSDAE_CLI_RUN_OPTIONS_H
 
-#include <nsdae/builtin.h>
-#include <nsdae/lagrangian.h>
+#include "examples/builtin.h"
+#include <nsdae/moreau.h>
 #include <nsdae/mlcs.h>
 #include <nsdae/stepper.h>
 

@@ -18,7 +18,7 @@
  * v_free = v_k + h M^-1 F_theta, the step's LCP is 0 <= W P_a + G_a v_free + e_a G_a v_k _|_ P_a >= 0.
  * Option `dissipative` (lagrangian.h) takes e = 1 on active contacts that are separating.
  */
-#include <nsdae/lagrangian.h>
+#include <nsdae/moreau.h>
 #include <nsdae/stepper.h>
 #include <nsdae/tolerances.h>
 

@@ -1,10 +1,10 @@
 /* The order of a convergence study is fitted, not read off halvings: errors of nonsmooth
  * schemes are not monotone in h (events fall at different places in the grid). */
-#include <nsdae/convergence.h>
+#include <nsdae/order_fit.h>
 
 #include <math.h>
 
-double nsdae_fit_order(const double *h, const double *e, int n, int *used)
+double nsdae_order_fit(const double *h, const double *e, int n, int *used)
 {
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     int m = 0;

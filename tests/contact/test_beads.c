@@ -15,8 +15,8 @@
  *  - no interpenetration beyond O(h). */
 #include <criterion/criterion.h>
 
-#include <nsdae/builtin_contact.h>
-#include <nsdae/lagrangian.h>
+#include "examples/builtin_contact.h"
+#include <nsdae/moreau.h>
 
 #include <float.h>
 #include <math.h>

@@ -3,9 +3,9 @@
  * event-driven solution. */
 #include <criterion/criterion.h>
 
-#include <nsdae/builtin_contact.h>
-#include <nsdae/convergence.h>
-#include <nsdae/lagrangian.h>
+#include "examples/builtin_contact.h"
+#include <nsdae/order_fit.h>
+#include <nsdae/moreau.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -143,7 +143,7 @@ Test(bouncing_ball, order_one_at_T_2_5)
         cr_expect(e[i] <= C * h[i], "h = %g: error %g > %g h", h[i], e[i], C);
     }
     int used;
-    double order = nsdae_fit_order(h, e, n, &used);
+    double order = nsdae_order_fit(h, e, n, &used);
     printf("fitted order (least squares, %d step sizes): %.3f\n", used, order);
     cr_expect_eq(used, n);
     cr_expect(order > 0.85 && order < 1.15, "fitted order %g", order);

@@ -5,9 +5,9 @@
  * L^2 - (x^2 + y^2) has gradient -2 (x, y), so the percussion P of the gap equals lambda_down / 2. */
 #include <criterion/criterion.h>
 
-#include <nsdae/builtin_contact.h>
-#include <nsdae/convergence.h>
-#include <nsdae/lagrangian.h>
+#include "examples/builtin_contact.h"
+#include <nsdae/order_fit.h>
+#include <nsdae/moreau.h>
 
 #include "../lagrangian/lag_helpers.h"
 
@@ -110,7 +110,7 @@ static void restart_converges(int from_model, double e, const double *v_plus, do
         cr_expect(fabs(dL_end) <= C * h[i], "h = %g: dL after the step = %g", h[i], dL_end);
     }
     int used;
-    double order = nsdae_fit_order(h, err_v, n, &used);
+    double order = nsdae_order_fit(h, err_v, n, &used);
     printf("fitted order of |v+ - ref| (least squares, %d step sizes): %.3f\n", used, order);
     cr_expect_eq(used, n);
     cr_expect(order > 0.9 && order < 1.1, "fitted order %g", order);

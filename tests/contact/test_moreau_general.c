@@ -2,8 +2,8 @@
  * error paths (bad options, failing callbacks, an LCP without solution). */
 #include <criterion/criterion.h>
 
-#include <nsdae/convergence.h>
-#include <nsdae/lagrangian.h>
+#include <nsdae/order_fit.h>
+#include <nsdae/moreau.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -93,7 +93,7 @@ Test(moreau_general, q_dependent_mass_and_nonlinear_gap_order_one)
         cr_expect(e[i] <= 50.0 * h[i], "h = %g: error %g", h[i], e[i]);
     }
     int used;
-    double order = nsdae_fit_order(h, e, n, &used);
+    double order = nsdae_order_fit(h, e, n, &used);
     printf("fitted order: %.3f\n", order);
     cr_expect(order > 0.85 && order < 1.15, "fitted order %g", order);
     nsdae_lagrangian_destroy(s);
@@ -119,7 +119,7 @@ Test(moreau_general, theta_one_is_order_one_too)
         printf("theta = 1: h = %8.2e error %12.6e error/h %8.4f\n", h[i], e[i], e[i] / h[i]);
         cr_expect(e[i] <= 50.0 * h[i], "h = %g: error %g", h[i], e[i]);
     }
-    double order = nsdae_fit_order(h, e, 7, NULL);
+    double order = nsdae_order_fit(h, e, 7, NULL);
     printf("theta = 1: fitted order %.3f\n", order);
     cr_expect(order > 0.8 && order < 1.2, "fitted order %g", order);
     nsdae_lagrangian_destroy(s);

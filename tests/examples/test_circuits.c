@@ -2,7 +2,7 @@
  * theta = 1/2 scheme) and the series RLC with one diode against its closed form. */
 #include "example_run.h"
 
-#include <nsdae/convergence.h>
+#include <nsdae/order_fit.h>
 
 #include <math.h>
 #include <string.h>
@@ -80,7 +80,7 @@ Test(circuits, diode_bridge_theta_half_converges)
         printf("%12.4e %8ld %14.6e\n", h[i], ns[i], e[i]);
     }
     int used;
-    double p = nsdae_fit_order(h, e, 6, &used);
+    double p = nsdae_order_fit(h, e, 6, &used);
     printf("fitted order (energy norm) %.4f\n", p);
     cr_expect_geq(p, 0.9, "fitted order %g", p);
     /* The plain 2-norm over (v, iL), which `nsdae converge` prints, is dominated by v, whose error
@@ -92,7 +92,7 @@ Test(circuits, diode_bridge_theta_half_converges)
         hf[i] = 5e-3 / (double)fine[i];
         ef[i] = hypot(y[iv] - yref[iv], y[iL] - yref[iL]);
     }
-    double pf = nsdae_fit_order(hf, ef, 4, &used);
+    double pf = nsdae_order_fit(hf, ef, 4, &used);
     printf("fitted order (2-norm, N = 4000..32000) %.4f\n", pf);
     cr_expect(pf >= 0.9 && pf <= 1.2, "fitted order %g", pf);
     nsdae_mlcs_destroy(s);
@@ -124,7 +124,7 @@ Test(circuits, rlc_diode_against_its_closed_form)
         e[i] = fabs(y[iv] - vT);
     }
     int used;
-    double p = nsdae_fit_order(h, e, 5, &used);
+    double p = nsdae_order_fit(h, e, 5, &used);
     cr_expect(p > 0.9 && p < 1.1, "implicit Euler order %g", p);
     cr_expect_leq(e[4], 1e-3 * fabs(vT) + 1e-6, "finest error %g", e[4]);
     nsdae_mlcs_destroy(s);

@@ -2,8 +2,8 @@
  * against the built-in MLCS of seed 003. */
 #include "example_run.h"
 
-#include <nsdae/builtin.h>
-#include <nsdae/convergence.h>
+#include "examples/builtin.h"
+#include <nsdae/order_fit.h>
 
 #include <math.h>
 #include <string.h>
@@ -113,7 +113,7 @@ Test(examples, clutch_engagement_converges_to_the_momentum_weighted_mean)
         cr_expect_leq(e[i], 10.0 * h[i], "N=%ld: error %g", ns[i], e[i]);
     }
     int used;
-    double p = nsdae_fit_order(h, e, 6, &used);
+    double p = nsdae_order_fit(h, e, 6, &used);
     printf("fitted order %.4f\n", p);
     cr_expect(p > 0.9 && p < 1.1, "fitted order %g", p);
     nsdae_mlcs_destroy(s);

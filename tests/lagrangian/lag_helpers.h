@@ -5,7 +5,7 @@
 
 #include <criterion/criterion.h>
 
-#include <nsdae/builtin.h>
+#include "examples/builtin.h"
 #include <nsdae/translate_lagrangian.h>
 
 #include <stdio.h>

@@ -2,7 +2,8 @@
  * step under Moreau-Jean: same positions, velocities and percussions to 1e-12, same active sets. */
 #include "lag_helpers.h"
 
-#include <nsdae/builtin_contact.h>
+#include "examples/builtin_contact.h"
+#include <nsdae/moreau.h>
 
 #include <math.h>
 #include <stdlib.h>

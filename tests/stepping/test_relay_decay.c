@@ -3,8 +3,8 @@
  * (ln 3 is irrational and A is not zero), so the error shows the order of the scheme. */
 #include <criterion/criterion.h>
 
-#include <nsdae/builtin.h>
-#include <nsdae/convergence.h>
+#include "examples/builtin.h"
+#include <nsdae/order_fit.h>
 #include <nsdae/stepper.h>
 
 #include <math.h>
@@ -48,7 +48,7 @@ static double fitted_order(nsdae_scheme scheme, double theta)
         cr_expect_gt(e[i], 0.0);
     }
     int used = 0;
-    double p = nsdae_fit_order(h, e, 6, &used);
+    double p = nsdae_order_fit(h, e, 6, &used);
     cr_expect_eq(used, 6);
     return p;
 }
@@ -74,6 +74,6 @@ Test(order_fit, recovers_a_known_power_law)
     double h[5] = {0.1, 0.05, 0.02, 0.01, 0.001}, e[5];
     for (int i = 0; i < 5; i++) e[i] = 3.0 * pow(h[i], 1.5);
     int used;
-    cr_expect_float_eq(nsdae_fit_order(h, e, 5, &used), 1.5, 1e-12);
+    cr_expect_float_eq(nsdae_order_fit(h, e, 5, &used), 1.5, 1e-12);
     cr_expect_eq(used, 5);
 }

@@ -3,7 +3,7 @@
  * crossing x(10) = (13/3, 16/3), repulsive x(10) = (8/3, 11/3), sliding on x1 = 0 for t < 2. */
 #include <criterion/criterion.h>
 
-#include <nsdae/builtin.h>
+#include "examples/builtin.h"
 #include <nsdae/stepper.h>
 
 #include <math.h>

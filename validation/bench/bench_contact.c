@@ -6,8 +6,8 @@
  *
  *   OPENBLAS_NUM_THREADS=1 ./bench_contact [--budget SECONDS] [--peer PATH] [--no-peer]
  */
-#include <nsdae/builtin_contact.h>
-#include <nsdae/lagrangian.h>
+#include "examples/builtin_contact.h"
+#include <nsdae/moreau.h>
 
 #include "cli/wallclock.h"
 

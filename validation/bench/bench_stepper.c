@@ -2,7 +2,7 @@
  * approach of the paper's published code: every solution of each step's LCP by restarting
  * Siconos' LCP ENUM from every seed, then the one nearest to the previous state.
  * usage: OPENBLAS_NUM_THREADS=1 bench_stepper [--steps N] [--reps R] */
-#include <nsdae/builtin.h>
+#include "examples/builtin.h"
 #include <nsdae/lcp.h>
 #include <nsdae/stepper.h>
 

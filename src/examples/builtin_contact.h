@@ -1,4 +1,4 @@
-/* Contact-mechanics examples built into nsdae (no model file needed), in the Lagrangian contact
+/* Contact-mechanics reference systems built into nsdae (fixtures, like builtin.h), in the Lagrangian contact
  * form. Parameters are overridden by name, as for the MLCS built-ins (builtin.h).
  *
  *   bouncing-ball  q0 = 1, v0 = 0, g = 9.81, m = 1, e = 0.9, stop 10; gap g(q) = q
@@ -12,7 +12,7 @@
 #ifndef NSDAE_BUILTIN_CONTACT_H
 #define NSDAE_BUILTIN_CONTACT_H
 
-#include <nsdae/builtin.h>
+#include "examples/builtin.h"
 #include <nsdae/lagrangian.h>
 
 /* Names, NULL-terminated, and a one-line description of each (NULL for an unknown name). */

@@ -2,7 +2,7 @@
 #ifndef NSDAE_BUILTIN_PARAMS_H
 #define NSDAE_BUILTIN_PARAMS_H
 
-#include <nsdae/builtin.h>
+#include "examples/builtin.h"
 
 #include <stddef.h>
 

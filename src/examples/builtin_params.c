@@ -1,5 +1,5 @@
 /* Shared by the MLCS and the contact built-ins so that both answer --param the same way. */
-#include "translate/builtin_params.h"
+#include "examples/builtin_params.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,4 +1,5 @@
-/* MLCS examples built into nsdae (no model file needed), with their exact solutions where known. */
+/* MLCS reference systems built into nsdae (no model file needed), with their exact solutions where
+ * known. Fixtures for the tests, the benchmarks and `nsdae --example`; not part of the library API. */
 #ifndef NSDAE_BUILTIN_H
 #define NSDAE_BUILTIN_H
 

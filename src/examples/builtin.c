@@ -1,9 +1,9 @@
 /* The built-in MLCS examples. Seed 003 (Rocca, Acary, Brogliato) is given exactly by its MLCS
  * (16)-(17); relay-decay is our own scalar relay with a nonzero A part, whose event time ln 3 is
  * irrational so that no grid h = T/N hits it (a case that is not exact at h = T/N). */
-#include <nsdae/builtin.h>
+#include "examples/builtin.h"
 
-#include "translate/builtin_params.h"
+#include "examples/builtin_params.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /* The built-in contact examples (builtin_contact.h), written directly in the Lagrangian contact
  * form: the callbacks below are what the model translator will generate from .nsm models. */
-#include <nsdae/builtin_contact.h>
+#include "examples/builtin_contact.h"
 
-#include "translate/builtin_params.h"
+#include "examples/builtin_params.h"
 
 #include <math.h>
 #include <stdio.h>
