@@ -4,22 +4,15 @@
  * usage: OPENBLAS_NUM_THREADS=1 bench_stepper [--steps N] [--reps R] */
 #include "examples/builtin.h"
 #include <nsdae/lcp.h>
+#include <nsdae/step_problem.h>
 #include <nsdae/stepper.h>
 
-#include "stepping/step_mlcp.h"
+#include "bench_clock.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -36,17 +29,17 @@ static double median(double *v, int n)
 /* One run of the paper's approach; returns 0 on failure. x_end gets (x1, x2). */
 static int run_paper(const nsdae_mlcs *s, long n, double T, double *x_end)
 {
-    step_mlcp sm;
+    nsdae_step_problem *sp = NULL;
     nsdae_error err = {0};
-    if (step_mlcp_init(&sm, s, &err) != NSDAE_OK) return 0;
+    if (nsdae_step_problem_create(s, &sp, &err) != NSDAE_OK) return 0;
     double y[3];
     memcpy(y, s->y0, sizeof y);
     double h = T / (double)n;
     int ok = 1;
     for (long k = 0; k < n && ok; k++) {
-        step_mlcp_build(&sm, s, (double)k * h, h, 1.0, y);
+        const nsdae_mlcp *step = nsdae_step_problem_build(sp, (double)k * h, h, 1.0, y);
         nsdae_lcp_solution_set *set = NULL;
-        if (nsdae_lcp_enumerate_siconos_restart(&sm.problem, &set, &err) != NSDAE_OK || set->count == 0) {
+        if (nsdae_lcp_enumerate_siconos_restart(step, &set, &err) != NSDAE_OK || set->count == 0) {
             fprintf(stderr, "bench_stepper: paper approach failed at step %ld: %s\n", k, err.message);
             ok = 0;
         } else {
@@ -61,7 +54,7 @@ static int run_paper(const nsdae_mlcs *s, long n, double T, double *x_end)
         }
         nsdae_lcp_solution_set_free(set);
     }
-    step_mlcp_free(&sm);
+    nsdae_step_problem_destroy(sp);
     x_end[0] = y[0];
     x_end[1] = y[1];
     return ok;
@@ -120,13 +113,13 @@ int main(int argc, char **argv)
         double xa[2] = {0}, xb[2] = {0};
         int ok = t_mn && t_cnt && t_pp;
         for (int r = 0; ok && r < reps; r++) {
-            double t0 = now();
+            double t0 = bench_seconds();
             ok = run_nsdae(s, n, 10.0, 0, xa);
-            double t1 = now();
+            double t1 = bench_seconds();
             ok = ok && run_nsdae(s, n, 10.0, 1, xa);
-            double t2 = now();
+            double t2 = bench_seconds();
             ok = ok && run_paper(s, n, 10.0, xb);
-            double t3 = now();
+            double t3 = bench_seconds();
             t_mn[r] = (t1 - t0) / (double)n * 1e6;
             t_cnt[r] = (t2 - t1) / (double)n * 1e6;
             t_pp[r] = (t3 - t2) / (double)n * 1e6;
