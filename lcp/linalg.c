@@ -123,5 +123,5 @@ int lcp_sym_part_pd(int n, const double *A, double *work_nn)
         dmax = fmax(dmax, d);
         dmin = fmin(dmin, d);
     }
-    return dmin > 1e-6 * dmax;
+    return dmin > NSDAE_TOL_PD_PIVOT * dmax;
 }

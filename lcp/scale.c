@@ -142,7 +142,7 @@ nsdae_status lcp_scale_spec(int N, const double *dc, double alpha, const nsdae_m
             qmax = fmax(qmax, fabs(Q[i]));
         for (int i = 0; i < k; i++)
             for (int j = 0; j < i; j++)
-                if (fabs(Q[i + (size_t)j * k] - Q[j + (size_t)i * k]) > 1e-12 * qmax)
+                if (fabs(Q[i + (size_t)j * k] - Q[j + (size_t)i * k]) > NSDAE_TOL_SYMMETRY * qmax)
                     return nsdae_error_set(err, NSDAE_INVALID_INPUT, "minnorm: Q is not symmetric at (%d,%d)", i, j);
         if (!spd(k, Q, Q_s))
             return nsdae_error_set(err, NSDAE_INVALID_INPUT, "minnorm: Q is not positive definite");

@@ -19,8 +19,18 @@
                                           decides implicit equalities, i.e. the dimension of a piece */
 #define NSDAE_TOL_COMPLEMENTARITY 1e-9 /* min(z_i, w_i) below this (scaled) counts as complementary */
 #define NSDAE_LEMKE_MAX_PIVOTS_FACTOR 50 /* Lemke gives up after 50 * N + 1000 pivots */
+#define NSDAE_TOL_PD_PIVOT      1e-6   /* the symmetric part of M counts as positive definite (one LCP
+                                          solution) only when its smallest Cholesky diagonal entry is
+                                          above this times the largest (1e-12 on the pivots of M): a
+                                          barely positive pivot would make "unique" a rounding accident */
+#define NSDAE_TOL_SYMMETRY      1e-12  /* minimal-norm weight Q: |Q_ij - Q_ji| above this times max |Q| is
+                                          asymmetry, not the round-off of a weight built as B^T B */
 
 /* Translation */
+#define NSDAE_TOL_AFFINE        1e-12  /* sliding relaxation: the branch difference g1 - g2 is c h (h the
+                                          switching function) when their coefficient vectors agree to
+                                          this, relative to the largest coefficient; the coefficients
+                                          come from parsed constants, so only round-off separates them */
 #define NSDAE_TOL_SAME_EXPR     1e-9   /* Lagrangian form: two expressions agree at a test point when
                                           |a - b| <= tol (1 + max(|a|, |b|)) (contact force = gradient) */
 
@@ -28,5 +38,9 @@
 #define NSDAE_TOL_STOP_TIME     1e-12  /* relative: a last step shorter than this is merged */
 #define NSDAE_MJ_ACTIVATION_THRESHOLD 0.0 /* Moreau-Jean: contact active when g + (h/2) G v <= this
                                              (Siconos' MoreauJeanOSI default) */
+
+/* Convergence studies (nsdae converge) */
+#define NSDAE_TOL_ROUNDOFF_ERROR 1e-12 /* errors at most this times 1 + |reference| (a few thousand ulps)
+                                          are round-off: the scheme is exact there, no order is fitted */
 
 #endif

@@ -3,15 +3,13 @@
 #include "cli/plot.h"
 
 #include <nsdae/order_fit.h>
+#include <nsdae/tolerances.h>
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Largest error, relative to 1 + |reference|, still taken as round-off (about 1000 ulps). */
-#define CONVERGENCE_ROUNDOFF 1e-12
 
 static int compare_long(const void *a, const void *b)
 {
@@ -73,7 +71,7 @@ int convergence_study(const convergence_runner *run, const run_options *ro, conv
     double scale = 0, worst = 0;
     for (int k = 0; k < nd; k++) scale = fmax(scale, fabs(xref[k]));
     for (int r = 0; r < nrows; r++) worst = fmax(worst, e[r]);
-    int roundoff = worst <= CONVERGENCE_ROUNDOFF * (1.0 + scale);
+    int roundoff = worst <= NSDAE_TOL_ROUNDOFF_ERROR * (1.0 + scale);
     int used = 0;
     double order = roundoff ? NAN : nsdae_order_fit(h, e, nrows, &used);
     if (roundoff)

@@ -4,13 +4,12 @@
 #include "translate/translate_internal.h"
 
 #include "model/expr_internal.h"
+#include <nsdae/tolerances.h>
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define AFFINE_TOL 1e-12 /* relative: g1 - g2 proportional to h */
 
 static int before(nsdae_srcpos a, nsdae_srcpos b) { return a.line < b.line || (a.line == b.line && a.col < b.col); }
 
@@ -166,7 +165,7 @@ static void relax_pair(tctx *T, int block, int k, const nsdae_cond *cond, row_li
         double a = ok ? vd[jmax] / vh[jmax] : 0.0, scale = 1.0;
         for (int j = 0; ok && j < nl; j++) scale = fmax(scale, fabs(vd[j]));
         for (int j = 0; ok && j < nl; j++)
-            if (fabs(vd[j] - a * vh[j]) > AFFINE_TOL * scale) ok = 0;
+            if (fabs(vd[j] - a * vh[j]) > NSDAE_TOL_AFFINE * scale) ok = 0;
         const nsdae_expr *kx = ok ? X_SUB(p, rd, X_MUL(p, X_C(p, a), rh)) : NULL;
         if (ok && (!kx || kx->kind != NSDAE_EXPR_CONST)) ok = 0;
         if (!ok) {
