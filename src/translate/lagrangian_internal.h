@@ -35,7 +35,8 @@ typedef struct lctx {
     const nsdae_expr **force;      /* ndof: F_i */
 } lctx;
 
-/* Failure with "file:line:col: equation 'text': message" (eq may be NULL: "file: message"). */
+/* Failure with "file:line:col: equation 'text': message" (eq may be NULL: "file: message").
+ * This and the next three: lagrangian_context.c. */
 void nsdae_lag_fail(lctx *L, nsdae_status st, const nsdae_equation *eq, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
@@ -66,12 +67,12 @@ int nsdae_lag_motion(lctx *L);
 int nsdae_lag_assign(lctx *L, const nsdae_expr **A, int *eq_of_coord);
 
 /* Value of an expression of q, der(q) and time at test point `point` (0: the start, t = 0; others
- * spread around it); NaN on a domain error. lagrangian_motion.c. */
+ * spread around it); NaN on a domain error. lagrangian_points.c. */
 double nsdae_lag_eval_at(lctx *L, const nsdae_expr *e, int point);
 
 /* Numerical comparison of two expressions of q, der(q) and time at the start and at a few test
  * points: 1 equal, 0 different (*va, *vb get the values at the first differing point), -1 never
- * both finite. lagrangian_motion.c. */
+ * both finite. lagrangian_points.c. */
 int nsdae_lag_same_values(lctx *L, const nsdae_expr *a, const nsdae_expr *b, double *va, double *vb);
 
 /* The owned evaluation context and callbacks; lagrangian_eval.c. Installs them in s (which then
