@@ -76,24 +76,16 @@ static void add_sign(tctx *T, const nsdae_equation *q, row_list *out)
     }
 }
 
-/* h with "then" active for h > 0; AND/OR cannot be relaxed into one switching function. */
+/* h with "then" active for h > 0 (the mode module's switching function); AND/OR cannot be relaxed
+ * into one switching function. */
 static const nsdae_expr *switching_function(tctx *T, const nsdae_cond *c, const nsdae_equation *eq)
 {
-    nsdae_expr_pool *p = T->p;
-    switch (c->kind) {
-    case NSDAE_COND_GT:
-    case NSDAE_COND_GE: return X_SUB(p, c->lhs, c->rhs);
-    case NSDAE_COND_LT:
-    case NSDAE_COND_LE: return X_SUB(p, c->rhs, c->lhs);
-    case NSDAE_COND_NOT: {
-        const nsdae_expr *h = switching_function(T, c->a, eq);
-        return h ? X_NEG(p, h) : NULL;
-    }
-    default:
-        nsdae_tr_fail(T, eq, "a state guard with 'and'/'or' cannot be relaxed into one switching function (line %d)",
-                      c->pos.line);
-        return NULL;
-    }
+    const nsdae_expr *h = nsdae_mode_switching_function(T->p, c);
+    if (h || nsdae_expr_pool_failed(T->p)) return h;
+    while (c->kind == NSDAE_COND_NOT) c = c->a;
+    nsdae_tr_fail(T, eq, "a state guard with 'and'/'or' cannot be relaxed into one switching function (line %d)",
+                  c->pos.line);
+    return NULL;
 }
 
 /* Is coef[] (2 nu entries) constant? Returns values in v; time-dependence or non-constant: 0. */
@@ -177,7 +169,7 @@ static void relax_pair(tctx *T, int block, int k, const nsdae_cond *cond, row_li
             break;
         }
         double kv = kx->value;
-        const nsdae_expr *g = els->v[i].r;
+        const nsdae_expr *sh = NULL, *step = NULL;
         if (a != 0.0) {
             if (s_minus < 0) {
                 snprintf(buf, sizeof buf, "minus(%s)", hs);
@@ -188,7 +180,7 @@ static void relax_pair(tctx *T, int block, int k, const nsdae_cond *cond, row_li
                     nsdae_tr_set_site_w(T, s_minus, X_ADD(p, h, nsdae_expr_var(p, T->sites[s_minus].lambda, 0)));
             }
             /* s h = h+ = h + minus(h) for s in step(h) */
-            g = X_ADD(p, g, X_MUL(p, X_C(p, a), X_ADD(p, h, nsdae_expr_var(p, T->sites[s_minus].lambda, 0))));
+            sh = X_ADD(p, h, nsdae_expr_var(p, T->sites[s_minus].lambda, 0));
         }
         if (kv != 0.0) {
             if (s_step < 0) {
@@ -197,8 +189,10 @@ static void relax_pair(tctx *T, int block, int k, const nsdae_cond *cond, row_li
                 if (s_step < 0) break;
                 if (!T->sites[s_step].w) nsdae_tr_set_site_w(T, s_step, X_NEG(p, h));
             }
-            g = X_ADD(p, g, X_MUL(p, X_C(p, kv), nsdae_expr_var(p, T->sites[s_step].lambda, 0)));
+            step = nsdae_expr_var(p, T->sites[s_step].lambda, 0);
         }
+        /* g2 + s (g1 - g2) with g1 - g2 = a h + k: the mode module's relaxed pair */
+        const nsdae_expr *g = nsdae_mode_relax_affine(p, els->v[i].r, a, sh, kv, step);
         if (!g) { nsdae_tr_nomem(T); break; }
         els->v[i].r = g;
         els->v[i].eq = eq;
