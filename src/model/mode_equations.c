@@ -8,14 +8,6 @@
 
 #define TEXT_SIZE 256
 
-static char *dup_string(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p) memcpy(p, s, n);
-    return p;
-}
-
 /* ---- the relaxation of a state switch ------------------------------------------------------ */
 
 const nsdae_expr *nsdae_mode_switching_function(nsdae_expr_pool *pool, const nsdae_cond *c)
@@ -89,7 +81,7 @@ static int add_eq(builder *B, const nsdae_expr *r, int origin, int sw, const cha
         ms->eqs = v;
         B->cap = c;
     }
-    char *t = dup_string(text);
+    char *t = strdup(text);
     if (!t) return 0;
     ms->eqs[ms->neq++] = (nsdae_mode_eq){r, origin, sw, t};
     return 1;
@@ -111,7 +103,7 @@ static int add_relax(builder *B, int sw)
     }
     char name[64];
     snprintf(name, sizeof name, "s_line%d", B->s->sw[sw].pos.line);
-    if (!(ms->relax_names[ms->nrelax] = dup_string(name))) return -1;
+    if (!(ms->relax_names[ms->nrelax] = strdup(name))) return -1;
     ms->relax_switch[ms->nrelax] = sw;
     B->relax_of[sw] = ++ms->nrelax;
     return ms->nrelax - 1;

@@ -11,14 +11,6 @@
 
 #define TEXT_SIZE 256
 
-static char *dup_string(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p) memcpy(p, s, n);
-    return p;
-}
-
 void nsdae_structural_deriv_name(const char *var, int order, char *buf, size_t size)
 {
     if (order == 0) snprintf(buf, size, "%s", var);
@@ -52,7 +44,7 @@ static nsdae_status describe(nsdae_structural_mode *md, const nsdae_model *m, co
     if (!md->choice) return nsdae_error_set(err, NSDAE_NOMEM, "structural: out of memory");
     memcpy(md->choice, choice, (size_t)sw->n * sizeof *choice);
     nsdae_mode_format(sw, choice, code, sizeof code);
-    if (!(md->code = dup_string(code))) return nsdae_error_set(err, NSDAE_NOMEM, "structural: out of memory");
+    if (!(md->code = strdup(code))) return nsdae_error_set(err, NSDAE_NOMEM, "structural: out of memory");
     return nsdae_mode_label(m, sw, choice, &md->label, err);
 }
 
@@ -75,7 +67,7 @@ static nsdae_status take_equations(nsdae_structural_mode *md, const nsdae_model 
     }
     for (int j = 0; j < md->nvar; j++) {
         const char *name = j < nv ? nsdae_model_var(m, j)->name : ms->relax_names[j - nv];
-        if (!(md->var_names[j] = dup_string(name))) return nsdae_error_set(err, NSDAE_NOMEM, "structural: out of memory");
+        if (!(md->var_names[j] = strdup(name))) return nsdae_error_set(err, NSDAE_NOMEM, "structural: out of memory");
     }
     return NSDAE_OK;
 }
