@@ -278,11 +278,7 @@ const nsdae_experiment *nsdae_model_experiment(const nsdae_model *m);
  * evaluated with the current parameter values. */
 double nsdae_model_start_value(const nsdae_model *m, int var, int order);
 
-/* The equations active in one mode. choice[b] (one entry per block): for an IF block the branch
- * it takes; for a WHEN block 1 when its transient mode is active, 0 otherwise. Entries of blocks
- * under a branch not taken are ignored. Writes the active equation indices in source order to
- * eqs (room for nsdae_model_nequations entries) and returns their count. */
-int nsdae_model_mode_equations(const nsdae_model *m, const int *choice, int *eqs);
+/* The equations of a mode: see nsdae/mode.h (nsdae_mode_equations). */
 
 /* Evaluates a condition at given values (env->params are typically nsdae_model_param_values). */
 int nsdae_cond_eval(const nsdae_cond *c, const nsdae_eval_env *env);

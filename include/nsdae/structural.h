@@ -18,6 +18,7 @@
 
 #include <limits.h>
 
+#include <nsdae/mode.h>
 #include <nsdae/model.h>
 #include <nsdae/status.h>
 
@@ -173,58 +174,16 @@ nsdae_status nsdae_structural_check_numeric_cb(nsdae_structural_result *r, const
 
 /* ==== modes of a model ==================================================================== */
 
-/* A switch is a source of mode choices (digest 1.1: a mode is a valuation of the guards):
- *   IF     an `if` block: choice k < nbranches takes branch k (0 = then, 1.. = elseif/else);
- *          for a state switch with one comparison h > 0 (or >=, <, <=) and two branches, one
- *          more choice: the relaxed sliding mode (DESIGN.md 3, seed 003): h = 0 holds and each
- *          pair of branch equations g1, g2 becomes g2 + s (g1 - g2) = 0 with a new unknown s in [0,1].
- *   COMPL  `0 <= a _|_ b >= 0`: choice 0 is a = 0 (b free), choice 1 is b = 0 (a free).
- *   SIGN   `v in [lo, hi] * sign(e)`: choice 0 is e = 0 (sliding, v free), 1 is v = hi, 2 is v = lo.
- * `when` blocks are transient modes (seed 004): their equations hold only at events and are not
- * part of any mode analysed here. A switch nested in a branch matters only when that branch is
- * chosen; its choice is then fixed to 0 in the canonical code. */
-typedef enum nsdae_switch_kind {
-    NSDAE_SWITCH_IF = 0,
-    NSDAE_SWITCH_COMPL,
-    NSDAE_SWITCH_SIGN
-} nsdae_switch_kind;
-
-typedef struct nsdae_structural_switch {
-    nsdae_switch_kind kind;
-    int block;                  /* IF: the block index; else -1 */
-    int equation;               /* COMPL, SIGN: the equation index; else -1 */
-    int nchoices;
-    int sliding;                /* IF: 1 when the last choice is the relaxed sliding mode */
-    int parent_block, parent_branch; /* the branch it lives in, or -1, -1 */
-    nsdae_srcpos pos;
-} nsdae_structural_switch;
-
-/* Every switch of a model in source order. Also checks that the branches of every `if` have the
- * same number of equations (a diagnostic naming the block otherwise). *out: free() it. */
-nsdae_status nsdae_structural_switches(const nsdae_model *m, nsdae_structural_switch **out, int *nout,
-                                       nsdae_error *err);
-
-/* The number of distinct modes (a double: it may be astronomically large). */
-double nsdae_structural_mode_count(const nsdae_structural_switch *sw, int nsw);
-
-/* Mode codes: one choice per switch. `first` sets the first canonical code; `next` advances to the
- * next canonical code and returns 0 after the last. `canonical` tells whether a code is one (choices
- * in range; switches in branches not chosen at 0). */
-void nsdae_structural_mode_first(const nsdae_structural_switch *sw, int nsw, int *choice);
-int nsdae_structural_mode_next(const nsdae_structural_switch *sw, int nsw, int *choice);
-int nsdae_structural_mode_canonical(const nsdae_structural_switch *sw, int nsw, const int *choice);
-
-/* Parses a code "k1.k2....kn" (one number per switch; "" or "-" when there is no switch) and
- * prints one (buf always terminated). The parsed code is canonicalised (inactive switches set to 0). */
-nsdae_status nsdae_structural_mode_parse(const nsdae_structural_switch *sw, int nsw, const char *text, int *choice,
-                                         nsdae_error *err);
-void nsdae_structural_mode_format(int nsw, const int *choice, char *buf, size_t size);
+/* Switches, mode codes and a mode's equations come from the mode module (nsdae/mode.h); the
+ * structural analysis of a mode is below. `when` blocks are transient: a long mode analysed here
+ * has every transient choice at 0. */
 
 /* One mode of a model: its equations (residuals f_i = 0), unknowns (the model's, then one s per
  * sliding relaxation), signature matrix and analysis. */
 typedef struct nsdae_structural_mode {
     int nswitches;
-    int *choice;                /* nswitches */
+    int *choice;                /* nswitches (every switch of the list, transient ones at 0) */
+    char *code;                 /* the mode code, e.g. "0.1.0" (nsdae_mode_format) */
     char *label;                /* the choices in words, e.g. "x1 > 0; lambda = 0" ("(no switch)") */
     int neq, nvar;              /* nvar = model unknowns + nrelax */
     int nrelax;
@@ -237,12 +196,12 @@ typedef struct nsdae_structural_mode {
     char numeric_message[NSDAE_ERROR_MESSAGE_SIZE];
 } nsdae_structural_mode;
 
-/* Builds the mode `choice` of m (a canonical code), analyses it structurally, and runs the numeric
+/* Builds the mode `choice` of m (a canonical long mode of sw), analyses it structurally, and runs the numeric
  * check at the start values (der(x) = dstart, higher derivatives 0, relaxation unknowns 1/2,
  * time 0). A numeric check that cannot run (e.g. a non-finite partial derivative there) is not an
  * error: numeric_status and numeric_message say why. */
-nsdae_status nsdae_structural_mode_analyze(const nsdae_model *m, const nsdae_structural_switch *sw, int nsw,
-                                           const int *choice, nsdae_structural_mode **out, nsdae_error *err);
+nsdae_status nsdae_structural_mode_analyze(const nsdae_model *m, const nsdae_switches *sw, const int *choice,
+                                           nsdae_structural_mode **out, nsdae_error *err);
 void nsdae_structural_mode_destroy(nsdae_structural_mode *mode);
 
 /* Printable name of x_var^(order) in a mode: "x", "der(x)", "der(der(x))", "der(x, 3)" beyond. */

@@ -7,13 +7,8 @@
 
 #define NAME_SIZE 256
 
-static const char *switch_kind(nsdae_switch_kind k)
-{
-    return k == NSDAE_SWITCH_IF ? "if" : k == NSDAE_SWITCH_COMPL ? "complementarity" : "sign";
-}
-
 /* The choices of a switch in words (short, for the header). */
-static void switch_choices(const nsdae_model *m, const nsdae_structural_switch *s, char *buf, size_t size)
+static void switch_choices(const nsdae_model *m, const nsdae_switch *s, char *buf, size_t size)
 {
     if (s->kind == NSDAE_SWITCH_COMPL)
         snprintf(buf, size, "0: first side = 0, 1: second side = 0");
@@ -27,9 +22,11 @@ static void switch_choices(const nsdae_model *m, const nsdae_structural_switch *
         snprintf(buf, size, "0..%d: branch (0 = then, %d = else)", s->nchoices - 1, s->nchoices - 1);
 }
 
-void nsdae_analyze_text_header(FILE *out, const nsdae_model *m, const nsdae_structural_switch *sw, int nsw,
+void nsdae_analyze_text_header(FILE *out, const nsdae_model *m, const nsdae_switches *list,
                                double nmodes)
 {
+    const nsdae_switch *sw = list->sw;
+    int nsw = list->ncode; /* the long switches: one code digit each */
     int nv = nsdae_model_nvars(m), ne = nsdae_model_nequations(m);
     fprintf(out, "model %s (%s): %d unknown%s, %d equation%s, %d switch%s, %.0f mode%s\n", nsdae_model_name(m),
             nsdae_model_filename(m), nv, nv == 1 ? "" : "s", ne, ne == 1 ? "" : "s", nsw, nsw == 1 ? "" : "es",
@@ -37,8 +34,8 @@ void nsdae_analyze_text_header(FILE *out, const nsdae_model *m, const nsdae_stru
     for (int s = 0; s < nsw; s++) {
         char c[NAME_SIZE];
         switch_choices(m, &sw[s], c, sizeof c);
-        fprintf(out, "  switch %d: %s at line %d%s; %s\n", s + 1, switch_kind(sw[s].kind), sw[s].pos.line,
-                sw[s].parent_block >= 0 ? " (nested)" : "", c);
+        fprintf(out, "  switch %d: %s at line %d%s; %s\n", s + 1, nsdae_switch_kind_name(sw[s].kind), sw[s].pos.line,
+                sw[s].parent >= 0 ? " (nested)" : "", c);
     }
 }
 
@@ -71,7 +68,7 @@ void nsdae_analyze_text_mode(FILE *out, const nsdae_structural_mode *md, int num
 {
     const nsdae_structural_result *r = md->result;
     char code[NAME_SIZE], name[NAME_SIZE];
-    nsdae_structural_mode_format(md->nswitches, md->choice, code, sizeof code);
+    snprintf(code, sizeof code, "%s", md->code);
     fprintf(out, "\nmode %d [--mode %s]: %s\n", number, code, md->label);
     fprintf(out, "  %d equation%s, %d unknown%s%s\n", md->neq, md->neq == 1 ? "" : "s", md->nvar, md->nvar == 1 ? "" : "s",
             md->nrelax ? " (with relaxation unknowns)" : "");
@@ -157,9 +154,11 @@ static void json_number(FILE *out, double v)
     else fputs("null", out);
 }
 
-void nsdae_analyze_json_begin(FILE *out, const nsdae_model *m, const nsdae_structural_switch *sw, int nsw,
+void nsdae_analyze_json_begin(FILE *out, const nsdae_model *m, const nsdae_switches *list,
                               double nmodes)
 {
+    const nsdae_switch *sw = list->sw;
+    int nsw = list->ncode;
     fputs("{\"model\": ", out);
     json_string(out, nsdae_model_name(m));
     fputs(", \"switches\": [", out);
@@ -167,7 +166,7 @@ void nsdae_analyze_json_begin(FILE *out, const nsdae_model *m, const nsdae_struc
         char c[NAME_SIZE];
         switch_choices(m, &sw[s], c, sizeof c);
         fprintf(out, "%s{\"kind\": \"%s\", \"line\": %d, \"choices\": %d, \"meaning\": ", s ? ", " : "",
-                switch_kind(sw[s].kind), sw[s].pos.line, sw[s].nchoices);
+                nsdae_switch_kind_name(sw[s].kind), sw[s].pos.line, sw[s].nchoices);
         json_string(out, c);
         fputs("}", out);
     }
@@ -205,7 +204,7 @@ void nsdae_analyze_json_mode(FILE *out, const nsdae_structural_mode *md, int fir
 {
     const nsdae_structural_result *r = md->result;
     char code[NAME_SIZE], name[NAME_SIZE];
-    nsdae_structural_mode_format(md->nswitches, md->choice, code, sizeof code);
+    snprintf(code, sizeof code, "%s", md->code);
     fputs(first ? "\n  {" : ",\n  {", out);
     fputs("\"mode\": ", out);
     json_string(out, md->label);

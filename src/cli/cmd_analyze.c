@@ -73,7 +73,7 @@ int nsdae_cmd_analyze(int argc, char **argv)
     const char **params = calloc((size_t)argc + 1, sizeof *params);
     int nmodes_named = 0, nparams = 0, json = 0, strict = 0, rc = 0;
     nsdae_model *m = NULL;
-    nsdae_structural_switch *sw = NULL;
+    nsdae_switches *sw = NULL;
     int *choice = NULL;
     if (!modes || !params) {
         fputs("nsdae analyze: out of memory\n", stderr);
@@ -152,13 +152,12 @@ int nsdae_cmd_analyze(int argc, char **argv)
             goto done;
         }
     }
-    int nsw = 0;
-    if (nsdae_structural_switches(m, &sw, &nsw, &err) != NSDAE_OK) {
+    if (nsdae_mode_switches(m, &sw, &err) != NSDAE_OK) {
         fprintf(stderr, "%s\n", err.message);
         rc = 1;
         goto done;
     }
-    choice = calloc((size_t)nsw + 1, sizeof *choice);
+    choice = calloc((size_t)sw->n + 1, sizeof *choice);
     if (!choice) {
         fputs("nsdae analyze: out of memory\n", stderr);
         rc = 1;
@@ -166,25 +165,25 @@ int nsdae_cmd_analyze(int argc, char **argv)
     }
     /* Check every --mode before printing anything. */
     for (int k = 0; k < nmodes_named; k++)
-        if (nsdae_structural_mode_parse(sw, nsw, modes[k], choice, &err) != NSDAE_OK) {
+        if (nsdae_mode_parse(sw, modes[k], choice, &err) != NSDAE_OK) {
             fprintf(stderr, "nsdae analyze: --mode %s\n", err.message);
             rc = 2;
             goto done;
         }
-    double total = nsdae_structural_mode_count(sw, nsw);
+    double total = nsdae_mode_count(sw);
     int all = nmodes_named == 0 && total <= ANALYZE_ALL_LIMIT;
     double analysed = 0;
     int not_ok = 0;
-    if (json) nsdae_analyze_json_begin(stdout, m, sw, nsw, total);
-    else nsdae_analyze_text_header(stdout, m, sw, nsw, total);
+    if (json) nsdae_analyze_json_begin(stdout, m, sw, total);
+    else nsdae_analyze_text_header(stdout, m, sw, total);
 
     int more = all || nmodes_named > 0;
     int k = 0;
-    if (all) nsdae_structural_mode_first(sw, nsw, choice);
+    if (all) nsdae_mode_first(sw, choice);
     while (more) {
-        if (!all && nsdae_structural_mode_parse(sw, nsw, modes[k], choice, &err) != NSDAE_OK) break;
+        if (!all && nsdae_mode_parse(sw, modes[k], choice, &err) != NSDAE_OK) break;
         nsdae_structural_mode *md = NULL;
-        if (nsdae_structural_mode_analyze(m, sw, nsw, choice, &md, &err) != NSDAE_OK) {
+        if (nsdae_structural_mode_analyze(m, sw, choice, &md, &err) != NSDAE_OK) {
             if (json) nsdae_analyze_json_end(stdout, total - analysed);
             fflush(stdout);
             fprintf(stderr, "%s\n", err.message);
@@ -196,7 +195,7 @@ int nsdae_cmd_analyze(int argc, char **argv)
         if (md->result->verdict != NSDAE_STRUCTURAL_OK) not_ok = 1;
         analysed++;
         nsdae_structural_mode_destroy(md);
-        more = all ? nsdae_structural_mode_next(sw, nsw, choice) : ++k < nmodes_named;
+        more = all ? nsdae_mode_next(sw, choice) : ++k < nmodes_named;
     }
     double skipped = total - analysed;
     if (skipped < 0) skipped = 0; /* a mode named twice */
@@ -213,7 +212,7 @@ int nsdae_cmd_analyze(int argc, char **argv)
 done:
     free(modes);
     free(params);
-    free(sw);
+    nsdae_mode_switches_destroy(sw);
     free(choice);
     nsdae_model_destroy(m);
     return rc;

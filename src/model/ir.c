@@ -245,21 +245,6 @@ double nsdae_model_start_value(const nsdae_model *m, int var, int order)
     return nsdae_expr_eval(e, &env);
 }
 
-int nsdae_model_mode_equations(const nsdae_model *m, const int *choice, int *eqs)
-{
-    int n = 0;
-    for (int i = 0; i < m->neqs; i++) {
-        int active = 1;
-        for (int b = m->eqs[i].block, br = m->eqs[i].branch; b >= 0 && active; br = m->blocks[b].parent_branch,
-                 b = m->blocks[b].parent) {
-            if (m->blocks[b].kind == NSDAE_BLOCK_WHEN) active = choice[b] != 0;
-            else active = choice[b] == br;
-        }
-        if (active) eqs[n++] = i;
-    }
-    return n;
-}
-
 int nsdae_cond_eval(const nsdae_cond *c, const nsdae_eval_env *env)
 {
     switch (c->kind) {

@@ -75,24 +75,16 @@ static void add_sign(tctx *T, const nsdae_equation *q, row_list *out)
     }
 }
 
-/* h with "then" active for h > 0; AND/OR cannot be relaxed into one switching function. */
+/* h with "then" active for h > 0 (the mode module's switching function); AND/OR cannot be relaxed
+ * into one switching function. */
 static const nsdae_expr *switching_function(tctx *T, const nsdae_cond *c, const nsdae_equation *eq)
 {
-    nsdae_expr_pool *p = T->p;
-    switch (c->kind) {
-    case NSDAE_COND_GT:
-    case NSDAE_COND_GE: return X_SUB(p, c->lhs, c->rhs);
-    case NSDAE_COND_LT:
-    case NSDAE_COND_LE: return X_SUB(p, c->rhs, c->lhs);
-    case NSDAE_COND_NOT: {
-        const nsdae_expr *h = switching_function(T, c->a, eq);
-        return h ? X_NEG(p, h) : NULL;
-    }
-    default:
-        nsdae_tr_fail(T, eq, "a state guard with 'and'/'or' cannot be relaxed into one switching function (line %d)",
-                      c->pos.line);
-        return NULL;
-    }
+    const nsdae_expr *h = nsdae_mode_switching_function(T->p, c);
+    if (h || nsdae_expr_pool_failed(T->p)) return h;
+    while (c->kind == NSDAE_COND_NOT) c = c->a;
+    nsdae_tr_fail(T, eq, "a state guard with 'and'/'or' cannot be relaxed into one switching function (line %d)",
+                  c->pos.line);
+    return NULL;
 }
 
 /* Is coef[] (2 nu entries) constant? Returns values in v; time-dependence or non-constant: 0. */
@@ -118,6 +110,27 @@ static const nsdae_expr *canonical(tctx *T, const double *v, int nl, const nsdae
     return X_ADD(p, acc, rest);
 }
 
+/* The multipliers of the relaxation of condition k of a state-guarded block, each a site created
+ * once (*site): which 0 is s in step(h), a box row [0, 1] with w = -h, returned as s; which 1 is
+ * minus(h) = h-, a complementarity row with w = h + minus, returned as h+ = h + minus, which is
+ * the product s h for s in step(h). NULL on error. */
+static const nsdae_expr *relax_multiplier(tctx *T, int *site, int block, int k, int which, const nsdae_expr *h,
+                                          const char *hs, const nsdae_equation *eq)
+{
+    nsdae_expr_pool *p = T->p;
+    char buf[260];
+    if (*site < 0) {
+        snprintf(buf, sizeof buf, which ? "minus(%s)" : "step(%s)", hs);
+        *site = which ? nsdae_tr_site(T, KEY_BLOCK, NULL, block, k, 1, NSDAE_ROW_COMPLEMENTARITY, 0, INFINITY, eq, buf, -1)
+                      : nsdae_tr_site(T, KEY_BLOCK, NULL, block, k, 0, NSDAE_ROW_BOX, 0.0, 1.0, eq, buf, -1);
+        if (*site < 0) return NULL;
+        const nsdae_expr *lam = nsdae_expr_var(p, T->sites[*site].lambda, 0);
+        if (!T->sites[*site].w) nsdae_tr_set_site_w(T, *site, which ? X_ADD(p, h, lam) : X_NEG(p, h));
+    }
+    const nsdae_expr *lam = nsdae_expr_var(p, T->sites[*site].lambda, 0);
+    return which ? X_ADD(p, h, lam) : lam;
+}
+
 /* then/else lists (same length) -> else + a (h + minus) + k step, in place in els. */
 static void relax_pair(tctx *T, int block, int k, const nsdae_cond *cond, row_list *thn, row_list *els)
 {
@@ -126,7 +139,7 @@ static void relax_pair(tctx *T, int block, int k, const nsdae_cond *cond, row_li
     const nsdae_expr *h0 = switching_function(T, cond, eq0);
     const nsdae_expr *h = h0 ? nsdae_tr_prepare(T, h0, eq0) : NULL;
     if (!h) return;
-    char hs[200], ds[200], buf[260];
+    char hs[200], ds[200];
     int n = 2 * T->nu + 64; /* room for the multipliers created below */
     const nsdae_expr **ch = calloc((size_t)n, sizeof *ch), **cd = calloc((size_t)n, sizeof *cd);
     double *vh = calloc((size_t)n, sizeof *vh), *vd = calloc((size_t)n, sizeof *vd);
@@ -176,28 +189,14 @@ static void relax_pair(tctx *T, int block, int k, const nsdae_cond *cond, row_li
             break;
         }
         double kv = kx->value;
-        const nsdae_expr *g = els->v[i].r;
-        if (a != 0.0) {
-            if (s_minus < 0) {
-                snprintf(buf, sizeof buf, "minus(%s)", hs);
-                s_minus = nsdae_tr_site(T, KEY_BLOCK, NULL, block, k, 1, NSDAE_ROW_COMPLEMENTARITY, 0, INFINITY, eq,
-                                        buf, -1);
-                if (s_minus < 0) break;
-                if (!T->sites[s_minus].w)
-                    nsdae_tr_set_site_w(T, s_minus, X_ADD(p, h, nsdae_expr_var(p, T->sites[s_minus].lambda, 0)));
-            }
-            /* s h = h+ = h + minus(h) for s in step(h) */
-            g = X_ADD(p, g, X_MUL(p, X_C(p, a), X_ADD(p, h, nsdae_expr_var(p, T->sites[s_minus].lambda, 0))));
+        const nsdae_expr *sh = NULL, *step = NULL;
+        if ((a != 0.0 && !(sh = relax_multiplier(T, &s_minus, block, k, 1, h, hs, eq))) ||
+            (kv != 0.0 && !(step = relax_multiplier(T, &s_step, block, k, 0, h, hs, eq)))) {
+            if (!T->st) nsdae_tr_nomem(T);
+            break;
         }
-        if (kv != 0.0) {
-            if (s_step < 0) {
-                snprintf(buf, sizeof buf, "step(%s)", hs);
-                s_step = nsdae_tr_site(T, KEY_BLOCK, NULL, block, k, 0, NSDAE_ROW_BOX, 0.0, 1.0, eq, buf, -1);
-                if (s_step < 0) break;
-                if (!T->sites[s_step].w) nsdae_tr_set_site_w(T, s_step, X_NEG(p, h));
-            }
-            g = X_ADD(p, g, X_MUL(p, X_C(p, kv), nsdae_expr_var(p, T->sites[s_step].lambda, 0)));
-        }
+        /* g2 + s (g1 - g2) with g1 - g2 = a h + k: the mode module's relaxed pair */
+        const nsdae_expr *g = nsdae_mode_relax_affine(p, els->v[i].r, a, sh, kv, step);
         if (!g) { nsdae_tr_nomem(T); break; }
         els->v[i].r = g;
         els->v[i].eq = eq;

@@ -2,6 +2,7 @@
 #ifndef NSDAE_TRANSLATE_INTERNAL_H
 #define NSDAE_TRANSLATE_INTERNAL_H
 
+#include <nsdae/mode.h>
 #include <nsdae/translate.h>
 
 /* A set-valued row: w = (affine expression in the unknowns), paired with multiplier `lambda`. */

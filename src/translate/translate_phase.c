@@ -1,5 +1,5 @@
 /* Exogenous switches: the phases of an MLCS (one per combination of time-guarded branches that
- * can be selected together) and the callbacks phase_at and forcing. The callback context owns
+ * can be selected together, nsdae_mode_phase_next) and the callbacks phase_at and forcing. The callback context owns
  * copies of the time-only expressions it evaluates, so the MLCS outlives the model. */
 #include "translate/translate_internal.h"
 
@@ -11,21 +11,11 @@
 
 #define MAX_PHASES 256
 
-/* Whether block b matters under the choices made for the blocks before it (parents come first). */
-static int relevant(const nsdae_model *m, const int *choice, int b)
-{
-    const nsdae_block *blk = nsdae_model_block(m, b);
-    while (blk->parent >= 0) {
-        const nsdae_block *par = nsdae_model_block(m, blk->parent);
-        if (par->kind == NSDAE_BLOCK_IF && par->time_only && choice[par->index] != blk->parent_branch) return 0;
-        blk = par;
-    }
-    return 1;
-}
-
 static int is_time_if(const nsdae_block *b) { return b->kind == NSDAE_BLOCK_IF && b->time_only; }
 
-static int add_phase(tctx *T, const int *choice, int nb)
+/* Adds the phase `code` (a phase of the mode module) as a choice per block: the branch of each
+ * time-guarded block that matters in it, -1 for every other block. */
+static int add_phase(tctx *T, const nsdae_switches *sw, const int *code, int nb)
 {
     if (T->nphases >= MAX_PHASES) {
         nsdae_tr_fail(T, NULL, "more than %d combinations of time-guarded branches", MAX_PHASES);
@@ -38,24 +28,11 @@ static int add_phase(tctx *T, const int *choice, int nb)
     memset(ph, 0, sizeof *ph);
     ph->choice = malloc((size_t)(nb + 1) * sizeof *ph->choice);
     if (!ph->choice) { nsdae_tr_nomem(T); return 0; }
-    memcpy(ph->choice, choice, (size_t)nb * sizeof *choice);
+    for (int b = 0; b < nb; b++) ph->choice[b] = -1;
+    for (int k = 0; k < sw->ncode; k++)
+        if (sw->sw[k].kind == NSDAE_SWITCH_IF_TIME && nsdae_mode_phase_active(sw, code, k))
+            ph->choice[sw->sw[k].block] = code[k];
     T->nphases++;
-    return 1;
-}
-
-static int enumerate(tctx *T, int *choice, int b, int nb)
-{
-    if (T->st) return 0;
-    if (b == nb) return add_phase(T, choice, nb);
-    const nsdae_block *blk = nsdae_model_block(T->m, b);
-    if (!is_time_if(blk) || !relevant(T->m, choice, b)) {
-        choice[b] = -1;
-        return enumerate(T, choice, b + 1, nb);
-    }
-    for (int k = 0; k < blk->nbranches; k++) {
-        choice[b] = k;
-        if (!enumerate(T, choice, b + 1, nb)) return 0;
-    }
     return 1;
 }
 
@@ -163,11 +140,17 @@ static void prune(tctx *T)
 
 int nsdae_tr_enumerate_phases(tctx *T)
 {
+    nsdae_switches *sw = NULL;
+    T->st = nsdae_mode_switches(T->m, &sw, T->err);
+    if (T->st) return 0;
     int nb = nsdae_model_nblocks(T->m);
-    int *choice = calloc((size_t)nb + 1, sizeof *choice);
-    if (!choice) { nsdae_tr_nomem(T); return 0; }
-    int ok = enumerate(T, choice, 0, nb);
-    free(choice);
+    int *code = calloc((size_t)sw->n + 1, sizeof *code);
+    int ok = code != NULL;
+    if (!ok) nsdae_tr_nomem(T);
+    if (ok) nsdae_mode_phase_first(sw, code);
+    while (ok && (ok = add_phase(T, sw, code, nb)) && nsdae_mode_phase_next(sw, code)) {}
+    free(code);
+    nsdae_mode_switches_destroy(sw);
     if (ok && T->nphases > 1) prune(T);
     return ok;
 }

@@ -1,6 +1,7 @@
 /* Expression DAG: hash-consing, evaluation, differentiation, printing, affine decomposition,
  * and the IR built from a valid model. Expected values are computed by hand. */
 #include <criterion/criterion.h>
+#include <nsdae/mode.h>
 #include <nsdae/model.h>
 
 #include <math.h>
@@ -210,6 +211,22 @@ Test(ir, full_model)
     nsdae_model_destroy(m);
 }
 
+/* The model equations a mode keeps (via the mode module; choices per switch in source order:
+ * outer if, inner if, when). Writes their indices to eqs and returns their count. */
+static int mode_equations(const nsdae_model *m, const int *choice, int *eqs)
+{
+    nsdae_switches *sw = NULL;
+    nsdae_mode_system *ms = NULL;
+    nsdae_error err;
+    cr_assert_eq(nsdae_mode_switches(m, &sw, &err), NSDAE_OK, "%s", err.message);
+    cr_assert_eq(nsdae_mode_equations(m, sw, choice, &ms, &err), NSDAE_OK, "%s", err.message);
+    int n = ms->neq;
+    for (int i = 0; i < n; i++) eqs[i] = ms->eqs[i].origin;
+    nsdae_mode_system_destroy(ms);
+    nsdae_mode_switches_destroy(sw);
+    return n;
+}
+
 Test(ir, mode_equations)
 {
     nsdae_model *m = parse("model m\n var x;\n var y;\nequation\n der(x) = y;\n"
@@ -217,11 +234,11 @@ Test(ir, mode_equations)
                            " when x < 0 then\n  x = 0;\n end when;\nend m;\n");
     int eqs[8];
     int c1[] = {0, 1, 0}; /* outer then, inner else, when inactive */
-    cr_assert_eq(nsdae_model_mode_equations(m, c1, eqs), 2);
+    cr_assert_eq(mode_equations(m, c1, eqs), 2);
     cr_expect_eq(eqs[0], 0);
     cr_expect_str_eq(nsdae_model_equation(m, eqs[1])->text, "y = 2");
     int c2[] = {1, 0, 1}; /* outer else (inner ignored), when active */
-    cr_assert_eq(nsdae_model_mode_equations(m, c2, eqs), 3);
+    cr_assert_eq(mode_equations(m, c2, eqs), 3);
     cr_expect_str_eq(nsdae_model_equation(m, eqs[1])->text, "y = 3");
     cr_expect_str_eq(nsdae_model_equation(m, eqs[2])->text, "x = 0");
     nsdae_model_destroy(m);

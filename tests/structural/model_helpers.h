@@ -10,8 +10,8 @@
 
 typedef struct analysed {
     nsdae_model *m;
-    nsdae_structural_switch *sw;
-    int nsw;
+    nsdae_switches *sw;
+    int nsw;                    /* the long switches: digits of a mode code */
     nsdae_structural_mode *md;
     const nsdae_structural_result *r;
 } analysed;
@@ -23,11 +23,12 @@ static inline analysed analyse_mode(const char *relpath, const char *code)
     snprintf(path, sizeof path, "%s/%s", NSDAE_SOURCE_DIR, relpath);
     nsdae_error err = {0};
     cr_assert_eq(nsdae_model_parse_file(path, &a.m, &err), NSDAE_OK, "%s", err.message);
-    cr_assert_eq(nsdae_structural_switches(a.m, &a.sw, &a.nsw, &err), NSDAE_OK, "%s", err.message);
+    cr_assert_eq(nsdae_mode_switches(a.m, &a.sw, &err), NSDAE_OK, "%s", err.message);
+    a.nsw = a.sw->ncode;
     int choice[64] = {0};
-    cr_assert_lt(a.nsw, 64);
-    cr_assert_eq(nsdae_structural_mode_parse(a.sw, a.nsw, code, choice, &err), NSDAE_OK, "%s", err.message);
-    cr_assert_eq(nsdae_structural_mode_analyze(a.m, a.sw, a.nsw, choice, &a.md, &err), NSDAE_OK, "%s", err.message);
+    cr_assert_lt(a.sw->n, 64);
+    cr_assert_eq(nsdae_mode_parse(a.sw, code, choice, &err), NSDAE_OK, "%s", err.message);
+    cr_assert_eq(nsdae_structural_mode_analyze(a.m, a.sw, choice, &a.md, &err), NSDAE_OK, "%s", err.message);
     a.r = a.md->result;
     return a;
 }
@@ -35,7 +36,7 @@ static inline analysed analyse_mode(const char *relpath, const char *code)
 static inline void release(analysed *a)
 {
     nsdae_structural_mode_destroy(a->md);
-    free(a->sw);
+    nsdae_mode_switches_destroy(a->sw);
     nsdae_model_destroy(a->m);
 }
 

@@ -248,19 +248,19 @@ Test(models, enumeration)
 {
     analysed a = analyse_mode(M("rldc.nsm"), "0.0");
     cr_assert_eq(a.nsw, 2);
-    cr_assert_float_eq(nsdae_structural_mode_count(a.sw, a.nsw), 4.0, 0.0);
-    int choice[2];
-    nsdae_structural_mode_first(a.sw, a.nsw, choice);
+    cr_assert_float_eq(nsdae_mode_count(a.sw), 4.0, 0.0);
+    int choice[8]; /* one per switch (transient ones too) */
+    nsdae_mode_first(a.sw, choice);
     int n = 1;
-    while (nsdae_structural_mode_next(a.sw, a.nsw, choice)) n++;
+    while (nsdae_mode_next(a.sw, choice)) n++;
     cr_assert_eq(n, 4);
     char buf[16];
     choice[0] = 1; choice[1] = 0;
-    nsdae_structural_mode_format(2, choice, buf, sizeof buf);
+    nsdae_mode_format(a.sw, choice, buf, sizeof buf);
     cr_assert_str_eq(buf, "1.0");
     nsdae_error err = {0};
-    cr_assert_eq(nsdae_structural_mode_parse(a.sw, a.nsw, "1.2", choice, &err), NSDAE_INVALID_INPUT);
-    cr_assert_eq(nsdae_structural_mode_parse(a.sw, a.nsw, "1", choice, &err), NSDAE_INVALID_INPUT);
+    cr_assert_eq(nsdae_mode_parse(a.sw, "1.2", choice, &err), NSDAE_INVALID_INPUT);
+    cr_assert_eq(nsdae_mode_parse(a.sw, "1", choice, &err), NSDAE_INVALID_INPUT);
     release(&a);
 }
 
@@ -279,23 +279,22 @@ Test(models, every_example_analyses)
         char path[2048];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         nsdae_model *m = NULL;
-        nsdae_structural_switch *sw = NULL;
-        int nsw = 0;
+        nsdae_switches *sw = NULL;
         nsdae_error err = {0};
         cr_assert_eq(nsdae_model_parse_file(path, &m, &err), NSDAE_OK, "%s", err.message);
-        cr_assert_eq(nsdae_structural_switches(m, &sw, &nsw, &err), NSDAE_OK, "%s", err.message);
-        if (nsdae_structural_mode_count(sw, nsw) <= 4096) {
-            int *choice = calloc((size_t)nsw + 1, sizeof *choice);
-            nsdae_structural_mode_first(sw, nsw, choice);
+        cr_assert_eq(nsdae_mode_switches(m, &sw, &err), NSDAE_OK, "%s", err.message);
+        if (nsdae_mode_count(sw) <= 4096) {
+            int *choice = calloc((size_t)sw->n + 1, sizeof *choice);
+            nsdae_mode_first(sw, choice);
             do {
                 nsdae_structural_mode *md = NULL;
-                cr_assert_eq(nsdae_structural_mode_analyze(m, sw, nsw, choice, &md, &err), NSDAE_OK, "%s: %s",
+                cr_assert_eq(nsdae_structural_mode_analyze(m, sw, choice, &md, &err), NSDAE_OK, "%s: %s",
                              e->d_name, err.message);
                 nsdae_structural_mode_destroy(md);
-            } while (nsdae_structural_mode_next(sw, nsw, choice));
+            } while (nsdae_mode_next(sw, choice));
             free(choice);
         }
-        free(sw);
+        nsdae_mode_switches_destroy(sw);
         nsdae_model_destroy(m);
         files++;
     }
@@ -310,25 +309,25 @@ Test(models, nested_switches_relay_and_when)
 {
     analysed a = analyse_mode(M("nested_switches.nsm"), "0.1.0");
     cr_assert_eq(a.nsw, 3);
-    cr_assert_float_eq(nsdae_structural_mode_count(a.sw, a.nsw), 9.0, 0.0);
-    int choice[3], n = 0;
-    nsdae_structural_mode_first(a.sw, a.nsw, choice);
+    cr_assert_float_eq(nsdae_mode_count(a.sw), 9.0, 0.0);
+    int choice[8], n = 0; /* one per switch: the `when` too */
+    nsdae_mode_first(a.sw, choice);
     do {
         nsdae_structural_mode *md = NULL;
         nsdae_error err = {0};
-        cr_assert_eq(nsdae_structural_mode_analyze(a.m, a.sw, a.nsw, choice, &md, &err), NSDAE_OK, "%s", err.message);
+        cr_assert_eq(nsdae_structural_mode_analyze(a.m, a.sw, choice, &md, &err), NSDAE_OK, "%s", err.message);
         cr_assert_eq(md->neq, 4);
         nsdae_structural_mode_destroy(md);
         n++;
-    } while (nsdae_structural_mode_next(a.sw, a.nsw, choice));
+    } while (nsdae_mode_next(a.sw, choice));
     cr_assert_eq(n, 9);
     cr_assert_eq(a.r->verdict, NSDAE_STRUCTURAL_OK);
     cr_assert_eq(a.r->numeric.singular, 1);
     cr_assert_eq(a.r->numeric.rank, 3);
     /* a nested switch's choice is ignored when its branch is not chosen: 0.1.1 is 0.1.0 */
-    int c2[3];
+    int c2[8];
     nsdae_error err = {0};
-    cr_assert_eq(nsdae_structural_mode_parse(a.sw, a.nsw, "0.1.1", c2, &err), NSDAE_OK);
+    cr_assert_eq(nsdae_mode_parse(a.sw, "0.1.1", c2, &err), NSDAE_OK);
     cr_assert_eq(c2[2], 0);
     release(&a);
 }
