@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Layering check: every #include in src/<stage>/, lcp/, include/nsdae/ and validation/bench/ must
-# follow the allowed graph of tests/layering.txt. Prints file:line and the forbidden include for
+# follow the allowed graph of tests/stage_graph.txt. Prints file:line and the forbidden include for
 # each violation and exits 1; exits 0 when there is none, 2 when the graph file is malformed.
 # usage: tests/check_layering.sh [REPO_ROOT]   (default: the repository this script is in)
 set -euo pipefail
@@ -28,8 +28,8 @@ FNR == 1 {
     else if (part[1] == "lcp") me = "lcp"
     else if (part[1] == "validation") me = "bench"
     else me = owner["nsdae/" part[3]]
-    if (me == "") { printf "%s: no stage owns this public header (add an owns line to tests/layering.txt)\n", FILENAME; bad = 1 }
-    else if (!(me in stage)) { printf "%s: stage %s has no line in tests/layering.txt\n", FILENAME, me; bad = 1 }
+    if (me == "") { printf "%s: no stage owns this public header (add an owns line to tests/stage_graph.txt)\n", FILENAME; bad = 1 }
+    else if (!(me in stage)) { printf "%s: stage %s has no line in tests/stage_graph.txt\n", FILENAME, me; bad = 1 }
 }
 /^[ \t]*#[ \t]*include[ \t]*[<"]/ {
     line = $0
@@ -59,4 +59,4 @@ function report(what) {
     bad = 1
 }
 END { if (bad_graph) exit 2; exit bad ? 1 : 0 }
-' tests/layering.txt "${files[@]}"
+' tests/stage_graph.txt "${files[@]}"
