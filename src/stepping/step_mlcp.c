@@ -48,7 +48,16 @@ void step_mlcp_free(step_mlcp *sm)
     memset(sm, 0, sizeof *sm);
 }
 
-void step_mlcp_build(step_mlcp *sm, const nsdae_mlcs *s, double t0, double h, double theta, const double *y0)
+/* A row of E that is zero has no derivative: a Kirchhoff law, a resistor law, a constraint. */
+static int row_is_algebraic(const double *E, int ny, int i)
+{
+    for (int j = 0; j < ny; j++)
+        if (E[i + (size_t)j * ny] != 0.0) return 0;
+    return 1;
+}
+
+void step_mlcp_build(step_mlcp *sm, const nsdae_mlcs *s, double t0, double h, double theta, double gamma,
+                     const double *y0, const double *lambda0)
 {
     const int ny = sm->ny, nl = sm->nl, n = sm->size;
     const double t1 = t0 + h;
@@ -58,19 +67,29 @@ void step_mlcp_build(step_mlcp *sm, const nsdae_mlcs *s, double t0, double h, do
     if (theta < 1.0) nsdae_mlcs_rhs_at(s, t0, sm->b0, sm->c0);
     nsdae_mlcs_rhs_at(s, t1, sm->b1, sm->c1);
 
-    /* Rows 0..ny-1: (E1 - h theta A1) y1 - h B1 lambda1 - [E1 y0 + h (1-theta) A0 y0 + h b_theta] = 0 */
-    for (int j = 0; j < ny; j++)
-        for (int i = 0; i < ny; i++)
-            sm->M[i + (size_t)j * n] = p1->E[i + (size_t)j * ny] - h * theta * p1->A[i + (size_t)j * ny];
-    for (int j = 0; j < nl; j++)
-        for (int i = 0; i < ny; i++)
-            sm->M[i + (size_t)(ny + j) * n] = -h * p1->B[i + (size_t)j * ny];
+    /* Rows 0..ny-1, with th, ga the row's weights:
+     *   (E1 - h th A1) y1 - h ga B1 lambda1
+     *     - [E1 y0 + h (1-th) A0 y0 + h (1-ga) B0 lambda0 + h (th b(t1) + (1-th) b(t0))] = 0.
+     * th = theta and ga = gamma on a differential row only. An algebraic row (a zero row of E1)
+     * holds at t1 (th = ga = 1), as in any DAE scheme: weighted, i = (u1 + u0)/2 at theta = 1/2
+     * is a recurrence i1 = -i0 + ... with an eigenvalue -1, and the algebraic start values (0 by
+     * default, not consistent) leak into the first step (issue 15: 1.8e-2 V on the diode bridge).
+     * b is weighted like A: th b(t1) + (1-th) b(t0), as Siconos' EulerMoreauOSI does for a linear
+     * system with time-varying coefficients (computeResidu: h (1-theta) b(t_k) + h theta b(t_k+1));
+     * for a time-invariant b both read h b. */
     for (int i = 0; i < ny; i++) {
-        double r = h * (theta * sm->b1[i] + (theta < 1.0 ? (1.0 - theta) * sm->b0[i] : 0.0));
+        const int algebraic = row_is_algebraic(p1->E, ny, i);
+        const double th = algebraic ? 1.0 : theta, ga = algebraic ? 1.0 : gamma;
+        for (int j = 0; j < ny; j++)
+            sm->M[i + (size_t)j * n] = p1->E[i + (size_t)j * ny] - h * th * p1->A[i + (size_t)j * ny];
+        for (int j = 0; j < nl; j++) sm->M[i + (size_t)(ny + j) * n] = -h * ga * p1->B[i + (size_t)j * ny];
+        double r = h * (th * sm->b1[i] + (th < 1.0 ? (1.0 - th) * sm->b0[i] : 0.0));
         for (int j = 0; j < ny; j++) {
             r += p1->E[i + (size_t)j * ny] * y0[j];
-            if (theta < 1.0) r += h * (1.0 - theta) * p0->A[i + (size_t)j * ny] * y0[j];
+            if (th < 1.0) r += h * (1.0 - th) * p0->A[i + (size_t)j * ny] * y0[j];
         }
+        if (ga < 1.0)
+            for (int j = 0; j < nl; j++) r += h * (1.0 - ga) * p0->B[i + (size_t)j * ny] * lambda0[j];
         sm->q[i] = -r;
     }
     /* Rows ny..: w1 = C1 y1 + D1 lambda1 + c(t1) */

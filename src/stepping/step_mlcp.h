@@ -17,8 +17,10 @@ typedef struct step_mlcp {
 nsdae_status step_mlcp_init(step_mlcp *sm, const nsdae_mlcs *s, nsdae_error *err);
 void step_mlcp_free(step_mlcp *sm);
 
-/* Fills M and q for the step from (t0, y0) to t0 + h. */
-void step_mlcp_build(step_mlcp *sm, const nsdae_mlcs *s, double t0, double h, double theta, const double *y0);
+/* Fills M and q for the step from (t0, y0, lambda0) to t0 + h; theta and gamma weight the
+ * differential rows only. lambda0 (nl) is read only when gamma < 1 and may be NULL otherwise. */
+void step_mlcp_build(step_mlcp *sm, const nsdae_mlcs *s, double t0, double h, double theta, double gamma,
+                     const double *y0, const double *lambda0);
 
 /* Max-norm of the violation of the step's MLCP at z (equalities, signs, complementarity). */
 double step_mlcp_residual(const step_mlcp *sm, const double *z);
