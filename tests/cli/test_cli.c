@@ -112,3 +112,43 @@ Test(cli, a_step_without_solution_keeps_the_rows_before_it)
     fclose(f);
     cr_expect_str_eq(buf, "t,y,l,nsol,res\n0,0,0,0,0\n0.25,0.25,0,1,0\n0.5,0.5,0,1,0\n0.75,0.75,0,1,0\n1,1,0,inf,0\n");
 }
+
+/* The last CSV row of `nsdae ARGS` (the summary goes to stderr, dropped here). */
+static void last_row(const char *args, char *row, size_t size)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "OPENBLAS_NUM_THREADS=1 %s/nsdae %s 2>/dev/null | tail -n 1", NSDAE_BINARY_DIR, args);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    size_t n = fread(row, 1, size - 1, p);
+    row[n] = '\0';
+    cr_assert_eq(pclose(p), 0, "%s failed", args);
+}
+
+Test(cli, gamma_from_the_flag_or_the_experiment)
+{
+    struct { const char *args, *expect; } cases[] = {
+        {"simulate --example rocca-crossing --gamma 0.2", "--gamma '0.2'"},
+        {"simulate --example rocca-crossing --gamma x", "--gamma 'x'"},
+        {"simulate --example rocca-crossing --scheme euler --gamma 0.5", "the euler scheme has gamma = 1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int st = run(cases[i].args, buf, sizeof buf);
+        cr_expect_neq(st, 0, "%s: exit 0", cases[i].args);
+        cr_expect_not_null(strstr(buf, cases[i].expect), "%s: got '%s'", cases[i].args, buf);
+    }
+    /* circuit_rlcd.nsm's experiment says scheme = theta, theta = 0.5, gamma = 0.5: the same run as
+     * the flags, and the --gamma flag overrides it */
+    char from_model[512], from_flags[512], overridden[512];
+    char path[1024];
+    snprintf(path, sizeof path, "%s/examples/circuit_rlcd.nsm", NSDAE_SOURCE_DIR);
+    char args[2048];
+    snprintf(args, sizeof args, "simulate %s", path);
+    last_row(args, from_model, sizeof from_model);
+    snprintf(args, sizeof args, "simulate %s --scheme theta --theta 0.5 --gamma 0.5", path);
+    last_row(args, from_flags, sizeof from_flags);
+    snprintf(args, sizeof args, "simulate %s --gamma 1", path);
+    last_row(args, overridden, sizeof overridden);
+    cr_expect_str_eq(from_model, from_flags);
+    cr_expect_str_neq(from_model, overridden);
+}

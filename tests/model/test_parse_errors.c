@@ -217,3 +217,7 @@ Test(parse_errors, every_truncation)
         nsdae_model_destroy(m);
     }
 }
+BAD(experiment_gamma_out_of_range, HEAD "  der(x) = 1;\nexperiment stop = 1, gamma = 0.25;\n" TAIL, "5:30",
+    "experiment gamma must be in [0.5, 1], found 0.25")
+BAD(experiment_theta_twice, HEAD "  der(x) = 1;\nexperiment theta = 1, theta = 0.5;\n" TAIL, "5:23",
+    "experiment setting 'theta' given twice")
