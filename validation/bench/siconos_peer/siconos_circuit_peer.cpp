@@ -31,6 +31,18 @@ struct circuit {
     std::shared_ptr<Interaction> inter;
 };
 
+// x' = A x + B lambda, y = C x + D lambda, 0 <= y _|_ lambda >= 0 (m rows), the DS given.
+circuit complementarity(std::shared_ptr<FirstOrderLinearDS> ds, std::shared_ptr<SimpleMatrix> C,
+                        std::shared_ptr<SimpleMatrix> D, std::shared_ptr<SimpleMatrix> B, unsigned m)
+{
+    auto rel = std::make_shared<FirstOrderLinearTIR>(C, B);
+    rel->setDPtr(D);
+    circuit c;
+    c.ds = ds;
+    c.inter = std::make_shared<Interaction>(std::make_shared<ComplementarityConditionNSL>(m), rel);
+    return c;
+}
+
 // DiodeBridge.cpp's matrices, entry for entry.
 circuit diode_bridge()
 {
@@ -56,12 +68,7 @@ circuit diode_bridge()
     auto B = std::make_shared<SimpleMatrix>(2, 4);
     (*B)(0, 2) = -1.0 / C;
     (*B)(0, 3) = 1.0 / C;
-    auto rel = std::make_shared<FirstOrderLinearTIR>(Cm, B);
-    rel->setDPtr(D);
-    circuit c;
-    c.ds = std::make_shared<FirstOrderLinearDS>(x0, A);
-    c.inter = std::make_shared<Interaction>(std::make_shared<ComplementarityConditionNSL>(4), rel);
-    return c;
+    return complementarity(std::make_shared<FirstOrderLinearDS>(x0, A), Cm, D, B, 4);
 }
 
 // CircuitRLCD-ThetaGammaSchemes.cpp's matrices, entry for entry.
@@ -80,12 +87,7 @@ circuit rlcd()
     (*D)(0, 0) = R;
     auto B = std::make_shared<SimpleMatrix>(2, 1);
     (*B)(0, 0) = 1.0;
-    auto rel = std::make_shared<FirstOrderLinearTIR>(Cm, B);
-    rel->setDPtr(D);
-    circuit c;
-    c.ds = std::make_shared<FirstOrderLinearTIDS>(x0, A);
-    c.inter = std::make_shared<Interaction>(std::make_shared<ComplementarityConditionNSL>(1), rel);
-    return c;
+    return complementarity(std::make_shared<FirstOrderLinearTIDS>(x0, A), Cm, D, B, 1);
 }
 
 void print_row(double t, const circuit &c)
