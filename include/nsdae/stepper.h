@@ -33,7 +33,8 @@ typedef enum nsdae_scheme {
 typedef struct nsdae_stepper_options {
     nsdae_scheme scheme;
     double theta;            /* in [1/2, 1]; <= 0 means the scheme's default */
-    double gamma;            /* weight of lambda1 in the differential rows, in [1/2, 1]; <= 0 means 1 */
+    double gamma;            /* weight at t1 of lambda and the algebraic unknowns in the differential
+                              * rows, in [1/2, 1]; <= 0 means 1 */
     double t0, stop;         /* integrate on [t0, stop] */
     long nsteps;             /* > 0: h = (stop - t0) / nsteps */
     double step;             /* used when nsteps <= 0: fixed h, the last step shortened to land on stop */

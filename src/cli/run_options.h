@@ -65,8 +65,8 @@ int run_stepper_options(const run_options *o, const char *cmd, const nsdae_mlcs 
     "                       theta: theta-method with minimal-norm selection;\n"                \
     "                       moreau: Moreau-Jean for contact models (impacts, restitution)\n"   \
     "  --theta TH           theta in [1/2, 1] (default 1; 1/2 for --scheme theta and moreau)\n" \
-    "  --gamma G            weight of the multipliers at t_k+1 in the differential rows, in\n" \
-    "                       [1/2, 1] (default 1; the model's experiment gamma if it gives one)\n" \
+    "  --gamma G            weight at t_k+1 of the multipliers and algebraic unknowns in the\n" \
+    "                       rows with a derivative, in [1/2, 1] (default 1, or the experiment's)\n" \
     "  --param NAME=VALUE   override a parameter (repeatable)\n"                               \
     "  --select-all         minimal norm also over the algebraic unknowns\n"                   \
     "  --no-count           do not count the solutions of each step (nsol column 0)\n"
