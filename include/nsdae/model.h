@@ -237,6 +237,7 @@ typedef struct nsdae_equation {
 typedef struct nsdae_experiment {
     double stop, step;              /* <= 0: unset */
     const char *scheme;             /* NULL: unset */
+    double theta, gamma;            /* <= 0: unset; else in [1/2, 1] */
 } nsdae_experiment;
 
 /* Parses and lowers a model. filename is used in messages only. Syntax and naming errors give

@@ -19,9 +19,10 @@ typedef struct nsdae_step_problem nsdae_step_problem;
 nsdae_status nsdae_step_problem_create(const nsdae_mlcs *s, nsdae_step_problem **out, nsdae_error *err);
 void nsdae_step_problem_destroy(nsdae_step_problem *p);
 
-/* The MLCP of the step from (t0, y0) to t0 + h with this theta (1: implicit Euler). y0: ny. The
- * view points into p and is valid until the next call or _destroy. */
+/* The MLCP of the step from (t0, y0, lambda0) to t0 + h with these weights of the differential rows
+ * (theta = gamma = 1: implicit Euler). y0: ny; lambda0: the previous multipliers, NULL for zeros
+ * (used only when gamma < 1). The view points into p and is valid until the next call or _destroy. */
 const nsdae_mlcp *nsdae_step_problem_build(nsdae_step_problem *p, double t0, double h, double theta,
-                                           const double *y0);
+                                           double gamma, const double *y0, const double *lambda0);
 
 #endif

@@ -1,7 +1,12 @@
 /* nsdae event-capturing steppers on an MLCS (DESIGN.md section 5).
  *
- * theta-method: E (y1 - y0) = h [theta A1 y1 + (1 - theta) A0 y0 + B1 lambda1 + theta b(t1) + (1 - theta) b(t0)]
- *               w1 = C1 y1 + D1 lambda1 + c(t1), rows typed as in the MLCS,
+ * theta-method, on a differential row (a row of E1 that is not zero), with y = (x, u) split into
+ * differential unknowns x and algebraic unknowns u (zero columns of E1):
+ *     E1 (y1 - y0) = h [theta A1 x1 + (1 - theta) A0 x0 + gamma (A1 u1 + B1 lambda1)
+ *                       + (1 - gamma) (A0 u0 + B0 lambda0) + theta b(t1) + (1 - theta) b(t0)],
+ *   (algebraic unknowns are weighted like the multipliers that Siconos' form makes them);
+ *   on an algebraic row (a zero row of E1) the same with theta = gamma = 1 (the row holds at t1),
+ *   and w1 = C1 y1 + D1 lambda1 + c(t1), rows typed as in the MLCS (complementarity at t1);
  * one MLCP per step in the unknowns (y1, lambda1), solved as one mixed problem: no W^-1 is ever
  * formed, so a singular E (index-2 DAEs) is fine. Index 1 on matrices means the phase at t1,
  * index 0 the phase at t0.
@@ -28,6 +33,8 @@ typedef enum nsdae_scheme {
 typedef struct nsdae_stepper_options {
     nsdae_scheme scheme;
     double theta;            /* in [1/2, 1]; <= 0 means the scheme's default */
+    double gamma;            /* weight at t1 of lambda and the algebraic unknowns in the differential
+                              * rows, in [1/2, 1]; <= 0 means 1 */
     double t0, stop;         /* integrate on [t0, stop] */
     long nsteps;             /* > 0: h = (stop - t0) / nsteps */
     double step;             /* used when nsteps <= 0: fixed h, the last step shortened to land on stop */

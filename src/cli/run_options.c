@@ -83,7 +83,7 @@ static int set_scheme(run_options *o, const char *name)
 int run_options_parse(run_options *o, const char *cmd, int argc, char **argv, int *i)
 {
     const char *flag = argv[*i];
-    static const char *with_value[] = {"--example", "--stop", "--step", "--steps", "--scheme", "--theta", "--param"};
+    static const char *with_value[] = {"--example", "--stop", "--step", "--steps", "--scheme", "--theta", "--gamma", "--param"};
     int takes_value = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
         if (strcmp(flag, with_value[k]) == 0) takes_value = 1;
@@ -116,34 +116,47 @@ int run_options_parse(run_options *o, const char *cmd, int argc, char **argv, in
     } else if (strcmp(flag, "--theta") == 0) {
         if (!cli_parse_double(value, &o->theta)) return bad_value(cmd, flag, value, "not a finite number");
         if (!(o->theta >= 0.5 && o->theta <= 1.0)) return bad_value(cmd, flag, value, "theta must be in [0.5, 1]");
+    } else if (strcmp(flag, "--gamma") == 0) {
+        if (!cli_parse_double(value, &o->gamma)) return bad_value(cmd, flag, value, "not a finite number");
+        if (!(o->gamma >= 0.5 && o->gamma <= 1.0)) return bad_value(cmd, flag, value, "gamma must be in [0.5, 1]");
     } else {
         return parse_param(o, cmd, value);
     }
     return 1;
 }
 
+/* The experiment's theta and gamma where no flag gave them; the euler scheme keeps theta = gamma = 1. */
+static void apply_experiment_weights(run_options *o, const nsdae_experiment *x)
+{
+    if (o->scheme == NSDAE_SCHEME_EULER && !o->moreau) return;
+    if (o->theta <= 0 && x->theta > 0) o->theta = x->theta;
+    if (o->gamma <= 0 && x->gamma > 0) o->gamma = x->gamma;
+}
+
 int run_resolve_scheme(run_options *o, const char *cmd)
 {
-    if (o->scheme_given) return 1;
     if (o->example) {
-        o->moreau = nsdae_builtin_contact_description(o->example) != NULL;
+        if (!o->scheme_given) o->moreau = nsdae_builtin_contact_description(o->example) != NULL;
         return 1;
     }
     if (!o->model_path) return 1;
     nsdae_model *m = NULL;
     nsdae_error err = {0};
     if (nsdae_model_parse_file(o->model_path, &m, &err) != NSDAE_OK) {
+        if (o->scheme_given) return 1; /* the loader reports it, as before --scheme needed no parse */
         fprintf(stderr, "nsdae %s: %s\n", cmd, err.message);
         return 0;
     }
     const char *named = nsdae_model_experiment(m)->scheme;
     int ok = 1;
-    if (nsdae_translate_has_impact_law(m)) o->moreau = 1;
+    if (o->scheme_given) { /* the flag wins */
+    } else if (nsdae_translate_has_impact_law(m)) o->moreau = 1;
     else if (named && !set_scheme(o, named)) {
         fprintf(stderr, "nsdae %s: %s: experiment scheme '%s' is not one of minnorm, euler, theta, moreau\n", cmd,
                 o->model_path, named);
         ok = 0;
     }
+    if (ok) apply_experiment_weights(o, nsdae_model_experiment(m));
     nsdae_model_destroy(m);
     return ok;
 }
@@ -227,12 +240,17 @@ int run_stepper_options(const run_options *o, const char *cmd, const nsdae_mlcs 
     nsdae_stepper_defaults(so);
     so->scheme = o->scheme;
     so->theta = o->theta;
+    so->gamma = o->gamma;
     so->select_algebraic = o->select_algebraic;
     so->count_solutions = o->count_solutions;
     so->t0 = 0.0;
     if (!resolve_grid(o, cmd, s->stop_time, s->step, &so->stop, &so->step, &so->nsteps)) return 0;
     if (o->scheme == NSDAE_SCHEME_EULER && o->theta > 0 && o->theta != 1.0) {
         fprintf(stderr, "nsdae %s: --theta %g: the euler scheme has theta = 1 (use --scheme theta)\n", cmd, o->theta);
+        return 0;
+    }
+    if (o->scheme == NSDAE_SCHEME_EULER && o->gamma > 0 && o->gamma != 1.0) {
+        fprintf(stderr, "nsdae %s: --gamma %g: the euler scheme has gamma = 1 (use --scheme theta)\n", cmd, o->gamma);
         return 0;
     }
     return 1;

@@ -18,6 +18,7 @@ typedef struct run_options {
     int moreau;                    /* --scheme moreau: the Lagrangian contact form and Moreau-Jean */
     int scheme_given;              /* --scheme was on the command line */
     double theta;                  /* 0 when not given */
+    double gamma;                  /* 0 when not given */
     int select_algebraic;
     int count_solutions;
     nsdae_param_value params[CLI_MAX_PARAMS];
@@ -36,7 +37,9 @@ int cli_parse_double(const char *text, double *out);
 int cli_parse_long(const char *text, long *out);
 
 /* Without --scheme, the scheme comes from the model: Moreau-Jean for a contact example or a model
- * with an impact law, else the model's `experiment scheme = ...`, else minnorm. Prints the error. */
+ * with an impact law, else the model's `experiment scheme = ...`, else minnorm. Without --theta
+ * and --gamma, the model's `experiment theta = ..., gamma = ...` apply (not to the euler scheme,
+ * which has theta = gamma = 1). Prints the error. */
 int run_resolve_scheme(run_options *o, const char *cmd);
 
 /* Builds the system from --example or MODEL, with --param overrides. Prints the error. */
@@ -62,6 +65,8 @@ int run_stepper_options(const run_options *o, const char *cmd, const nsdae_mlcs 
     "                       theta: theta-method with minimal-norm selection;\n"                \
     "                       moreau: Moreau-Jean for contact models (impacts, restitution)\n"   \
     "  --theta TH           theta in [1/2, 1] (default 1; 1/2 for --scheme theta and moreau)\n" \
+    "  --gamma G            weight at t_k+1 of the multipliers and algebraic unknowns in the\n" \
+    "                       rows with a derivative, in [1/2, 1] (default 1, or the experiment's)\n" \
     "  --param NAME=VALUE   override a parameter (repeatable)\n"                               \
     "  --select-all         minimal norm also over the algebraic unknowns\n"                   \
     "  --no-count           do not count the solutions of each step (nsol column 0)\n"

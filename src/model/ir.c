@@ -144,6 +144,8 @@ static void recompute(nsdae_model *m)
     }
     m->experiment.stop = m->stop_expr ? nsdae_expr_eval(m->stop_expr, &env) : 0.0;
     m->experiment.step = m->step_expr ? nsdae_expr_eval(m->step_expr, &env) : 0.0;
+    m->experiment.theta = m->theta_expr ? nsdae_expr_eval(m->theta_expr, &env) : 0.0;
+    m->experiment.gamma = m->gamma_expr ? nsdae_expr_eval(m->gamma_expr, &env) : 0.0;
 }
 
 static void raise_order(nsdae_model *m, const nsdae_expr *e)

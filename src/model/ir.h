@@ -27,7 +27,7 @@ struct nsdae_model {
     int nconds, cap_conds;
 
     nsdae_experiment experiment;
-    const nsdae_expr *stop_expr, *step_expr; /* re-evaluated when parameters change */
+    const nsdae_expr *stop_expr, *step_expr, *theta_expr, *gamma_expr; /* re-evaluated when parameters change */
 };
 
 /* Builder used by the parser. All return NSDAE_OK or NSDAE_NOMEM. */

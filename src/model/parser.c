@@ -8,6 +8,7 @@
 #include "model/parser_internal.h"
 #include "model/expr_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,7 +101,48 @@ static int parse_var(parser *P)
     return 1;
 }
 
-/* experiment stop = T, step = H [, scheme = NAME]; (settings in any order, each at most once) */
+/* The numeric experiment settings: name, what a message calls it, the admitted range. */
+typedef struct experiment_number {
+    const char *key, *what;
+    double lo, hi;          /* lo < v <= hi when lo_open, else lo <= v <= hi */
+    int lo_open;
+} experiment_number;
+
+static const experiment_number experiment_numbers[] = {
+    {"stop", "the stop time", 0.0, INFINITY, 1},
+    {"step", "the step", 0.0, INFINITY, 1},
+    {"theta", "theta", 0.5, 1.0, 0},   /* the theta-method's range (DESIGN.md section 5) */
+    {"gamma", "gamma", 0.5, 1.0, 0},
+};
+enum { EXPERIMENT_NUMBERS = sizeof experiment_numbers / sizeof *experiment_numbers };
+
+static const nsdae_expr **experiment_slot(nsdae_model *m, int k)
+{
+    const nsdae_expr **slots[EXPERIMENT_NUMBERS] = {&m->stop_expr, &m->step_expr, &m->theta_expr, &m->gamma_expr};
+    return slots[k];
+}
+
+/* One numeric setting after its '=': a constant expression inside the setting's range. */
+static int parse_experiment_number(parser *P, int k)
+{
+    const experiment_number *x = &experiment_numbers[k];
+    nsdae_eval_env env = {P->m->param_values, P->m->nparams, NULL, 0, 0, 0.0};
+    P->ops = 0;
+    const token *at = nsdae_ps_peek(P);
+    const nsdae_expr *e = nsdae_ps_parse_expr(P);
+    if (!nsdae_ps_require_const(P, e, at, x->what)) return 0;
+    double v = nsdae_expr_eval(e, &env);
+    if (x->lo_open ? !(v > x->lo) : !(v >= x->lo && v <= x->hi)) {
+        if (x->lo_open) nsdae_ps_perr(P, at, "experiment %s must be positive, found %g", x->key, v);
+        else nsdae_ps_perr(P, at, "experiment %s must be in [%g, %g], found %g", x->key, x->lo, x->hi, v);
+        return 0;
+    }
+    *experiment_slot(P->m, k) = e;
+    return 1;
+}
+
+/* experiment stop = T, step = H [, scheme = NAME] [, theta = TH] [, gamma = G];
+ * (settings in any order, each at most once) */
 static int parse_experiment(parser *P, int *seen)
 {
     const token *t_exp = nsdae_ps_advance(P);
@@ -109,19 +151,19 @@ static int parse_experiment(parser *P, int *seen)
         return 0;
     }
     *seen = 1;
-    int have_stop = 0, have_step = 0, have_scheme = 0;
-    nsdae_eval_env env = {P->m->param_values, P->m->nparams, NULL, 0, 0, 0.0};
+    int have_scheme = 0, have[EXPERIMENT_NUMBERS] = {0};
     do {
         const token *key = nsdae_ps_peek(P);
-        int is_stop = nsdae_ps_tok_is(P, key, "stop"), is_step = nsdae_ps_tok_is(P, key, "step"),
-            is_scheme = nsdae_ps_tok_is(P, key, "scheme");
-        if (!is_stop && !is_step && !is_scheme) {
+        int k = -1, is_scheme = nsdae_ps_tok_is(P, key, "scheme");
+        for (int i = 0; i < EXPERIMENT_NUMBERS; i++)
+            if (nsdae_ps_tok_is(P, key, experiment_numbers[i].key)) k = i;
+        if (k < 0 && !is_scheme) {
             char b[64];
-            nsdae_ps_perr(P, key, "expected 'stop', 'step' or 'scheme' in the experiment, found %s",
+            nsdae_ps_perr(P, key, "expected 'stop', 'step', 'scheme', 'theta' or 'gamma' in the experiment, found %s",
                           nsdae_ps_describe(P, key, b, sizeof b));
             return 0;
         }
-        if ((is_stop && have_stop) || (is_step && have_step) || (is_scheme && have_scheme)) {
+        if (is_scheme ? have_scheme : have[k]) {
             nsdae_ps_perr(P, key, "experiment setting '%.*s' given twice", (int)key->len, P->src + key->start);
             return 0;
         }
@@ -136,17 +178,8 @@ static int parse_experiment(parser *P, int *seen)
             have_scheme = 1;
             continue;
         }
-        P->ops = 0;
-        const token *at = nsdae_ps_peek(P);
-        const nsdae_expr *e = nsdae_ps_parse_expr(P);
-        if (!nsdae_ps_require_const(P, e, at, is_stop ? "the stop time" : "the step")) return 0;
-        double v = nsdae_expr_eval(e, &env);
-        if (!(v > 0)) {
-            nsdae_ps_perr(P, at, "experiment %s must be positive, found %g", is_stop ? "stop" : "step", v);
-            return 0;
-        }
-        if (is_stop) { P->m->stop_expr = e; have_stop = 1; }
-        else { P->m->step_expr = e; have_step = 1; }
+        if (!parse_experiment_number(P, k)) return 0;
+        have[k] = 1;
     } while (nsdae_ps_accept(P, T_COMMA));
     return nsdae_ps_expect(P, T_SEMI, " at the end of the experiment annotation");
 }

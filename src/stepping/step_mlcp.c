@@ -23,7 +23,9 @@ nsdae_status step_mlcp_init(step_mlcp *sm, const nsdae_mlcs *s, nsdae_error *err
     sm->b1 = calloc((size_t)s->ny, sizeof *sm->b1);
     sm->c0 = calloc((size_t)s->nl + 1, sizeof *sm->c0);
     sm->c1 = calloc((size_t)s->nl + 1, sizeof *sm->c1);
-    if (!sm->M || !sm->q || !sm->kind || !sm->lo || !sm->hi || !sm->b0 || !sm->b1 || !sm->c0 || !sm->c1) {
+    sm->col_weight = calloc((size_t)s->ny + 1, sizeof *sm->col_weight);
+    if (!sm->M || !sm->q || !sm->kind || !sm->lo || !sm->hi || !sm->b0 || !sm->b1 || !sm->c0 || !sm->c1 ||
+        !sm->col_weight) {
         step_mlcp_free(sm);
         return nsdae_error_set(err, NSDAE_NOMEM, "stepper: out of memory");
     }
@@ -44,11 +46,28 @@ nsdae_status step_mlcp_init(step_mlcp *sm, const nsdae_mlcs *s, nsdae_error *err
 void step_mlcp_free(step_mlcp *sm)
 {
     free(sm->M); free(sm->q); free(sm->kind); free(sm->lo); free(sm->hi);
-    free(sm->b0); free(sm->b1); free(sm->c0); free(sm->c1);
+    free(sm->b0); free(sm->b1); free(sm->c0); free(sm->c1); free(sm->col_weight);
     memset(sm, 0, sizeof *sm);
 }
 
-void step_mlcp_build(step_mlcp *sm, const nsdae_mlcs *s, double t0, double h, double theta, const double *y0)
+/* A row of E that is zero has no derivative: a Kirchhoff law, a resistor law, a constraint. */
+static int row_is_algebraic(const double *E, int ny, int i)
+{
+    for (int j = 0; j < ny; j++)
+        if (E[i + (size_t)j * ny] != 0.0) return 0;
+    return 1;
+}
+
+/* An unknown whose column of E is zero is algebraic: no derivative of it appears anywhere. */
+static int column_is_algebraic(const double *E, int ny, int j)
+{
+    for (int i = 0; i < ny; i++)
+        if (E[i + (size_t)j * ny] != 0.0) return 0;
+    return 1;
+}
+
+void step_mlcp_build(step_mlcp *sm, const nsdae_mlcs *s, double t0, double h, double theta, double gamma,
+                     const double *y0, const double *lambda0)
 {
     const int ny = sm->ny, nl = sm->nl, n = sm->size;
     const double t1 = t0 + h;
@@ -58,19 +77,36 @@ void step_mlcp_build(step_mlcp *sm, const nsdae_mlcs *s, double t0, double h, do
     if (theta < 1.0) nsdae_mlcs_rhs_at(s, t0, sm->b0, sm->c0);
     nsdae_mlcs_rhs_at(s, t1, sm->b1, sm->c1);
 
-    /* Rows 0..ny-1: (E1 - h theta A1) y1 - h B1 lambda1 - [E1 y0 + h (1-theta) A0 y0 + h b_theta] = 0 */
-    for (int j = 0; j < ny; j++)
-        for (int i = 0; i < ny; i++)
-            sm->M[i + (size_t)j * n] = p1->E[i + (size_t)j * ny] - h * theta * p1->A[i + (size_t)j * ny];
-    for (int j = 0; j < nl; j++)
-        for (int i = 0; i < ny; i++)
-            sm->M[i + (size_t)(ny + j) * n] = -h * p1->B[i + (size_t)j * ny];
+    /* Weights of the unknowns in a differential row: theta for a differential unknown, gamma for
+     * an algebraic one. An algebraic unknown is what Siconos' first-order form makes a multiplier
+     * (the node potentials of its DiodeBridge are lambda_0, lambda_1), so it is weighted like
+     * one: with gamma = 1 only its value at t1 enters, and its start value (0 by default, not
+     * consistent) never does. Weighted by theta, the index-2 multiplier z of seed 003's crossing
+     * case obeys z1 = -z0 + 2 z_exact at theta = 1/2: it oscillates forever around the exact z. */
+    for (int j = 0; j < ny; j++) sm->col_weight[j] = column_is_algebraic(p1->E, ny, j) ? gamma : theta;
+
+    /* Rows 0..ny-1, with w_j the column weights above and ga = gamma on a differential row:
+     *   sum_j (E1_ij - h w_j A1_ij) y1_j - h ga B1 lambda1
+     *     - [E1 y0 + h sum_j (1 - w_j) A0_ij y0_j + h (1-ga) B0 lambda0 + h (th b(t1) + (1-th) b(t0))] = 0.
+     * An algebraic row (a zero row of E1) holds at t1: every weight 1, as in any DAE scheme.
+     * Weighted, i = (u1 + u0)/2 at theta = 1/2 is a recurrence i1 = -i0 + ... with an eigenvalue
+     * -1, and the algebraic start values leak into the first step (issue 15: 1.8e-2 V on the
+     * diode bridge). b is weighted th = theta like A: th b(t1) + (1-th) b(t0), as Siconos'
+     * EulerMoreauOSI does for a linear system with time-varying coefficients (computeResidu:
+     * h (1-theta) b(t_k) + h theta b(t_k+1)); for a time-invariant b both read h b. */
     for (int i = 0; i < ny; i++) {
-        double r = h * (theta * sm->b1[i] + (theta < 1.0 ? (1.0 - theta) * sm->b0[i] : 0.0));
+        const int algebraic = row_is_algebraic(p1->E, ny, i);
+        const double th = algebraic ? 1.0 : theta, ga = algebraic ? 1.0 : gamma;
+        double r = h * (th * sm->b1[i] + (th < 1.0 ? (1.0 - th) * sm->b0[i] : 0.0));
         for (int j = 0; j < ny; j++) {
+            const double wj = algebraic ? 1.0 : sm->col_weight[j];
+            sm->M[i + (size_t)j * n] = p1->E[i + (size_t)j * ny] - h * wj * p1->A[i + (size_t)j * ny];
             r += p1->E[i + (size_t)j * ny] * y0[j];
-            if (theta < 1.0) r += h * (1.0 - theta) * p0->A[i + (size_t)j * ny] * y0[j];
+            if (wj < 1.0) r += h * (1.0 - wj) * p0->A[i + (size_t)j * ny] * y0[j];
         }
+        for (int j = 0; j < nl; j++) sm->M[i + (size_t)(ny + j) * n] = -h * ga * p1->B[i + (size_t)j * ny];
+        if (ga < 1.0)
+            for (int j = 0; j < nl; j++) r += h * (1.0 - ga) * p0->B[i + (size_t)j * ny] * lambda0[j];
         sm->q[i] = -r;
     }
     /* Rows ny..: w1 = C1 y1 + D1 lambda1 + c(t1) */

@@ -25,6 +25,12 @@ static double scheme_theta(const nsdae_stepper_options *o)
     return o->scheme == NSDAE_SCHEME_THETA ? 0.5 : 1.0;
 }
 
+/* gamma = 1 (the multipliers at t_{k+1} only) unless set, for every scheme. */
+static double scheme_gamma(const nsdae_stepper_options *o)
+{
+    return o->gamma > 0.0 ? o->gamma : 1.0;
+}
+
 static nsdae_status check_options(const nsdae_mlcs *s, const nsdae_stepper_options *o, double theta,
                                   nsdae_error *err)
 {
@@ -35,6 +41,11 @@ static nsdae_status check_options(const nsdae_mlcs *s, const nsdae_stepper_optio
         return nsdae_error_set(err, NSDAE_INVALID_INPUT, "stepper: step %g must be positive and finite", o->step);
     if (!(theta >= 0.5 && theta <= 1.0))
         return nsdae_error_set(err, NSDAE_INVALID_INPUT, "stepper: theta %g is outside [1/2, 1]", theta);
+    if (!(o->gamma <= 0.0 || (o->gamma >= 0.5 && o->gamma <= 1.0)))
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "stepper: gamma %g is outside [1/2, 1]", o->gamma);
+    if (o->scheme == NSDAE_SCHEME_EULER && o->gamma > 0.0 && o->gamma != 1.0)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "stepper: the plain Euler scheme has gamma = 1, not %g",
+                               o->gamma);
     if (o->scheme == NSDAE_SCHEME_EULER && theta != 1.0)
         return nsdae_error_set(err, NSDAE_INVALID_INPUT, "stepper: the plain Euler scheme has theta = 1, not %g",
                                theta);
@@ -137,7 +148,7 @@ nsdae_status nsdae_stepper_run(const nsdae_mlcs *s, const nsdae_stepper_options 
 {
     nsdae_stepper_summary sum = {0};
     if (summary) *summary = sum;
-    const double theta = scheme_theta(o);
+    const double theta = scheme_theta(o), gamma = scheme_gamma(o);
     nsdae_status st = check_options(s, o, theta, err);
     if (st != NSDAE_OK) return st;
 
@@ -168,7 +179,9 @@ nsdae_status nsdae_stepper_run(const nsdae_mlcs *s, const nsdae_stepper_options 
          * would make each step's matrix a new one for the LCP workspace's cache; only a shortened
          * last step differs */
         double hk = k + 1 < n ? h : t1 - t0;
-        step_mlcp_build(&sm, s, t0, hk, theta, y);
+        /* z still holds the previous step's multipliers (0 at t0, as Siconos starts r at 0): the
+         * lambda_k of gamma < 1, read before solve_step overwrites z */
+        step_mlcp_build(&sm, s, t0, hk, theta, gamma, y, z + s->ny);
         long nsol = 0;
         st = solve_step(&sm, o, &sel, lws, y, z, w, &nsol, err);
         if (st != NSDAE_OK) {

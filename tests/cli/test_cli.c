@@ -45,6 +45,9 @@ Test(cli, bad_flags_name_the_flag_and_value)
         {"simulate --example rocca-crossing --step 0", "--step '0'"},
         {"simulate --example rocca-crossing --stop nan", "--stop 'nan'"},
         {"simulate --example rocca-crossing --theta 0.2", "--theta '0.2'"},
+        {"simulate --example rocca-crossing --gamma 0.2", "--gamma '0.2'"},
+        {"simulate --example rocca-crossing --gamma x", "--gamma 'x'"},
+        {"simulate --example rocca-crossing --scheme euler --gamma 0.5", "the euler scheme has gamma = 1"},
         {"simulate --example rocca-crossing --scheme rk4", "--scheme 'rk4'"},
         {"simulate --example rocca-crossing --param B1", "--param 'B1'"},
         {"simulate --example rocca-crossing --param nope=1", "no parameter 'nope'"},
@@ -111,4 +114,30 @@ Test(cli, a_step_without_solution_keeps_the_rows_before_it)
     buf[n] = '\0';
     fclose(f);
     cr_expect_str_eq(buf, "t,y,l,nsol,res\n0,0,0,0,0\n0.25,0.25,0,1,0\n0.5,0.5,0,1,0\n0.75,0.75,0,1,0\n1,1,0,inf,0\n");
+}
+
+/* The last CSV row of `nsdae ARGS` (the summary line on stderr dropped). */
+static void last_row(const char *args, char *row, size_t size)
+{
+    char piped[3072];
+    snprintf(piped, sizeof piped, "%s 2>/dev/null | tail -n 1", args);
+    cr_assert_eq(run(piped, row, size), 0, "%s failed", args);
+}
+
+Test(cli, gamma_from_the_experiment_unless_a_flag_gives_it)
+{
+    /* circuit_rlcd.nsm's experiment says scheme = theta, theta = 0.5, gamma = 0.5: the same run as
+     * the flags, and the --gamma flag overrides it */
+    char from_model[512], from_flags[512], overridden[512];
+    char path[1024];
+    snprintf(path, sizeof path, "%s/examples/circuit_rlcd.nsm", NSDAE_SOURCE_DIR);
+    char args[2048];
+    snprintf(args, sizeof args, "simulate %s", path);
+    last_row(args, from_model, sizeof from_model);
+    snprintf(args, sizeof args, "simulate %s --scheme theta --theta 0.5 --gamma 0.5", path);
+    last_row(args, from_flags, sizeof from_flags);
+    snprintf(args, sizeof args, "simulate %s --gamma 1", path);
+    last_row(args, overridden, sizeof overridden);
+    cr_expect_str_eq(from_model, from_flags);
+    cr_expect_str_neq(from_model, overridden);
 }

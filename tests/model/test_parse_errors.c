@@ -109,7 +109,7 @@ BAD(sign_bounds_no_star, "model m\n  var x;\n  var l;\nequation\n  l in [-1, 1] 
 BAD(when_not_closed, HEAD "  when x < 0 then\n    x = 0;\n  end if;\n" TAIL, "6:7",
     "expected 'when' after 'end' (to close the 'when'), found 'if'")
 BAD(experiment_unknown_key, HEAD "  der(x) = 1;\nexperiment stop = 1, dt = 0.1;\n" TAIL, "5:22",
-    "expected 'stop', 'step' or 'scheme' in the experiment, found 'dt'")
+    "expected 'stop', 'step', 'scheme', 'theta' or 'gamma' in the experiment, found 'dt'")
 BAD(experiment_negative_stop, HEAD "  der(x) = 1;\nexperiment stop = -1;\n" TAIL, "5:19", "experiment stop must be positive")
 BAD(experiment_twice, HEAD "  der(x) = 1;\nexperiment stop = 1;\nexperiment step = 1;\n" TAIL, "6:1",
     "a second 'experiment' annotation")
@@ -217,3 +217,7 @@ Test(parse_errors, every_truncation)
         nsdae_model_destroy(m);
     }
 }
+BAD(experiment_gamma_out_of_range, HEAD "  der(x) = 1;\nexperiment stop = 1, gamma = 0.25;\n" TAIL, "5:30",
+    "experiment gamma must be in [0.5, 1], found 0.25")
+BAD(experiment_theta_twice, HEAD "  der(x) = 1;\nexperiment theta = 1, theta = 0.5;\n" TAIL, "5:23",
+    "experiment setting 'theta' given twice")

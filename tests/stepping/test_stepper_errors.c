@@ -79,6 +79,27 @@ Test(stepper_errors, bad_options)
     nsdae_mlcs_destroy(s);
 }
 
+Test(stepper_errors, bad_gamma)
+{
+    nsdae_mlcs *s = bounded_ramp();
+    nsdae_stepper_options o;
+    nsdae_error err = {0};
+    struct { double gamma; nsdae_scheme scheme; const char *expect; } cases[] = {
+        {0.3, NSDAE_SCHEME_THETA, "gamma 0.3 is outside [1/2, 1]"},
+        {1.5, NSDAE_SCHEME_MINNORM, "gamma 1.5 is outside [1/2, 1]"},
+        {NAN, NSDAE_SCHEME_THETA, "gamma nan"},
+        {0.5, NSDAE_SCHEME_EULER, "plain Euler scheme has gamma = 1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        nsdae_stepper_defaults(&o);
+        o.gamma = cases[i].gamma;
+        o.scheme = cases[i].scheme;
+        cr_expect_eq(nsdae_stepper_run(s, &o, NULL, NULL, NULL, NULL, &err), NSDAE_INVALID_INPUT, "case %zu", i);
+        cr_expect_not_null(strstr(err.message, cases[i].expect), "case %zu: %s", i, err.message);
+    }
+    nsdae_mlcs_destroy(s);
+}
+
 Test(stepper_errors, step_lands_on_stop)
 {
     nsdae_stepper_options o;

@@ -37,7 +37,7 @@ static int run_paper(const nsdae_mlcs *s, long n, double T, double *x_end)
     double h = T / (double)n;
     int ok = 1;
     for (long k = 0; k < n && ok; k++) {
-        const nsdae_mlcp *step = nsdae_step_problem_build(sp, (double)k * h, h, 1.0, y);
+        const nsdae_mlcp *step = nsdae_step_problem_build(sp, (double)k * h, h, 1.0, 1.0, y, NULL);
         nsdae_lcp_solution_set *set = NULL;
         if (nsdae_lcp_enumerate_siconos_restart(step, &set, &err) != NSDAE_OK || set->count == 0) {
             fprintf(stderr, "bench_stepper: paper approach failed at step %ld: %s\n", k, err.message);
