@@ -1,0 +1,157 @@
+/* nsdae impulse stage: the structural restart analysis of one mode change (seed 004, digest
+ * impulse-001-004 sections 1.4-1.14) and the numeric restart it generates.
+ *
+ * A mode change is (previous long mode, optional transient mode, new long mode). The analysis
+ * builds the mode change array (the new mode's completion shifted to t*, t*+e, ..., t*+Ke, plus
+ * the Euler identities relating its shifted and differentiated variables, plus the transient
+ * mode's law at the last instant), removes the facts entailed by the guard, finds a matching that
+ * enables every must-enable equation and determines every dependent variable, computes the
+ * impulse orders mu (rescaling offsets) as the least solution of a difference-bound system
+ * (longest path), checks goodness (123)-(125), and generates Procedure 1's restart system: a
+ * static system relating the restart values of the new mode's states (and rescaled auxiliaries
+ * such as the percussion e*lambda) to the left limits. When it cannot, it says why with the
+ * diagnostics D1-D8 of digest 1.13, each naming the array equations and variables involved.
+ *
+ * Input is a small explicit struct (not the model IR itself) so that the mode module can feed it
+ * with a thin adapter: per mode the list of equations as residual expressions (lhs - rhs) of one
+ * expression pool. An equation common to two modes is recognised by pointer equality of its
+ * residual (expressions are hash-consed), as the model IR gives it.
+ *
+ * Array variables are written x^(m) shifted k times, printed "der(x)@t*+1e" (k = 1). The
+ * analysis uses one height K for the whole array (digest 4.2 item 4 allows one per coupled
+ * block; one constant height covers the paper's examples). Cost: the array has O(K * sum c_f)
+ * equations; matching O(E V), longest path O(V E): small for the modes of real models.
+ */
+#ifndef NSDAE_IMPULSE_H
+#define NSDAE_IMPULSE_H
+
+#include <nsdae/model.h>
+#include <nsdae/status.h>
+
+/* In a transient mode's equations, the left limit pre(x_j^(d)) is the VAR leaf (nvars + j, d). */
+#define NSDAE_IMPULSE_PRE(nvars, j) ((nvars) + (j))
+
+/* The equations of one mode: residual[i] = 0, with a printable name per equation (may be NULL:
+ * then "f<i>" is used). Views on caller arrays. */
+typedef struct nsdae_impulse_eqs {
+    int n;
+    const nsdae_expr *const *residual;
+    const char *const *name;
+} nsdae_impulse_eqs;
+
+typedef struct nsdae_impulse_input {
+    nsdae_expr_pool *pool;          /* owns every residual; new expressions are added to it */
+    int nvars;                      /* VAR leaves 0 .. nvars-1 are the unknowns */
+    const char *const *var_names;   /* nvars entries */
+    const double *params;           /* parameter values (nparams) for the numeric checks */
+    int nparams;
+    const char *const *param_names;
+    nsdae_impulse_eqs prev;         /* previous long mode (square) */
+    nsdae_impulse_eqs transient;    /* the transient mode's equations (n = 0: none). Those that are
+                                       not equations of `next` form the hot-restart law T; they may
+                                       use pre() leaves (NSDAE_IMPULSE_PRE) */
+    nsdae_impulse_eqs next;         /* new long mode (square) */
+    const nsdae_expr *guard;        /* g: the change happens as g(X-) crosses zero, expressed in the
+                                       previous mode's states (e.g. L^2 - (x^2+y^2) rather than s).
+                                       NULL: an exogenous switch (no facts) */
+} nsdae_impulse_input;
+
+typedef struct nsdae_impulse_options {
+    int height;                     /* < 0: search K in [K_*, K^*] (Theorem 2); >= 0: this K only */
+} nsdae_impulse_options;
+
+typedef enum nsdae_impulse_verdict {
+    NSDAE_IMPULSE_OK = 0,           /* a good solution: every restart state determined */
+    NSDAE_IMPULSE_PARTIAL,          /* D6: (125) fails; some states determined (Corollary 1) */
+    NSDAE_IMPULSE_UNDERDETERMINED,  /* D2: a dependent variable cannot be matched */
+    NSDAE_IMPULSE_INCONSISTENT,     /* D3: must-enable equations conflict */
+    NSDAE_IMPULSE_NOT_RESCALABLE,   /* D4: an impulsive variable inside a nonlinear term, mu = inf */
+    NSDAE_IMPULSE_IMPULSIVE_STATE,  /* D5: a restart state would be impulsive */
+    NSDAE_IMPULSE_SINGULAR_MODE     /* D1: a mode fails the Sigma-method */
+} nsdae_impulse_verdict;
+
+/* "ok", "partial", "underdetermined", "inconsistent", "not-rescalable", "impulsive-state",
+ * "singular-mode" (the JSON words of issue 10). */
+const char *nsdae_impulse_verdict_name(nsdae_impulse_verdict v);
+
+typedef struct nsdae_impulse_diag {
+    char code[4];                   /* "D1" .. "D8" */
+    char *message;
+    char **equations;               /* names of the array equations involved */
+    int nequations;
+    char **variables;               /* names of the array variables involved */
+    int nvariables;
+} nsdae_impulse_diag;
+
+typedef enum nsdae_impulse_role {
+    NSDAE_IMPULSE_PAST = 0,         /* fixed by the previous mode: renamed to its left limit */
+    NSDAE_IMPULSE_HEAD,             /* auxiliary (rescaled) unknown of the restart system */
+    NSDAE_IMPULSE_TAIL              /* at the last instant: a restart value */
+} nsdae_impulse_role;
+
+/* A variable of the mode change array: x_var^(order) shifted `shift` times. */
+typedef struct nsdae_impulse_avar {
+    int var, order, shift;
+    nsdae_impulse_role role;
+    int mu;                         /* impulse order (0 for past variables); -1: unknown/infinite */
+    char *name;
+} nsdae_impulse_avar;
+
+/* A state x_var^(order), order < d_var of the new mode, and how its restart value is found. */
+typedef struct nsdae_impulse_state {
+    int var, order;
+    int determined;                 /* 1 when the restart system (or continuity) fixes it */
+    int continuous;                 /* 1: restart value = left limit (its tail variable is past) */
+    int unknown;                    /* index of its restart unknown, or -1 */
+} nsdae_impulse_state;
+
+typedef struct nsdae_impulse_system nsdae_impulse_system;
+
+typedef struct nsdae_impulse_result {
+    nsdae_impulse_verdict verdict;
+    int height;                     /* the K analysed last (the good one when verdict is OK) */
+    int height_lo, height_hi;       /* K_* and K^* */
+    nsdae_impulse_avar *avars;      /* every variable of the array at `height` */
+    int navars;
+    nsdae_impulse_diag *diags;
+    int ndiags;
+    nsdae_impulse_state *states;
+    int nstates;
+    char **restart_equations;       /* Procedure 1's A_* (on the determined part), printed */
+    int nrestart_equations;
+    nsdae_impulse_system *system;   /* the restart system for nsdae_impulse_restart, or NULL */
+} nsdae_impulse_result;
+
+/* Runs the analysis. NSDAE_OK with a verdict for every well-formed input; errors for bad input
+ * and memory only. *out is destroyed by the caller. */
+nsdae_status nsdae_impulse_analyze(const nsdae_impulse_input *in, const nsdae_impulse_options *opt,
+                                   nsdae_impulse_result **out, nsdae_error *err);
+void nsdae_impulse_result_destroy(nsdae_impulse_result *r);
+
+/* mu of the array variable x_var^(order) at the given shift, or -2 when it is not in the array. */
+int nsdae_impulse_mu(const nsdae_impulse_result *r, int var, int order, int shift);
+
+/* ==== numeric restart ===================================================================== */
+
+typedef struct nsdae_impulse_numeric {
+    int iterations;                 /* Newton iterations used */
+    double residual;                /* max-norm of the restart residual at the solution */
+    int rank, n;                    /* numerical rank of the restart Jacobian, its size */
+    double cond;                    /* its 2-norm condition number (INFINITY when singular) */
+    int singular;                   /* D7: structurally regular, numerically singular */
+    int nonlinear;                  /* H15: the system is nonlinear in its unknowns: the solution
+                                       found from the left limits is only locally unique */
+    double step;                    /* max-norm distance from the left limits to the solution */
+} nsdae_impulse_numeric;
+
+/* Solves the restart system at a left-limit state by Newton from the left limits.
+ * left[order * nvars + j] = (x_j^(order))^- for order 0 .. max_order (the previous mode's states
+ * and whatever derivatives the equations need). Writes state_plus[k] = the restart value of
+ * r->states[k] (NAN when undetermined) and, when aux is not NULL, aux[a] = the value of the
+ * rescaled head variable r->avars[a] (e.g. e*lambda: the impulse), NAN for other variables.
+ * A numerically singular system gives NSDAE_NUMERICAL (D7) with num->singular set; no
+ * convergence gives NSDAE_NUMERICAL too. */
+nsdae_status nsdae_impulse_restart(const nsdae_impulse_result *r, const double *left, int max_order,
+                                   double *state_plus, double *aux, nsdae_impulse_numeric *num, nsdae_error *err);
+
+#endif

@@ -1,0 +1,91 @@
+/* Walks over an expression DAG for the impulse stage: the leaves it uses, and a copy with every
+ * unknown renamed (model leaf x^(o) -> array variable x^(o) shifted k times). Both visit each
+ * node once (memo by node id) so that shared subexpressions cost nothing extra. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "impulse/impulse_internal.h"
+
+typedef struct leaf_walk {
+    char *seen;
+    int *out;
+    int n, cap;
+} leaf_walk;
+
+static int leaf_visit(leaf_walk *w, const nsdae_expr *e)
+{
+    if (!e || w->seen[e->id]) return 0;
+    w->seen[e->id] = 1;
+    if (e->kind == NSDAE_EXPR_VAR) {
+        if (w->n == w->cap) {
+            int cap = w->cap ? 2 * w->cap : 16;
+            int *p = realloc(w->out, (size_t)cap * 2 * sizeof *p);
+            if (!p) return -1;
+            w->out = p;
+            w->cap = cap;
+        }
+        w->out[2 * w->n] = e->index;
+        w->out[2 * w->n + 1] = e->order;
+        w->n++;
+        return 0;
+    }
+    if (leaf_visit(w, e->a) < 0) return -1;
+    return leaf_visit(w, e->b);
+}
+
+nsdae_status imp_leaves(const nsdae_expr *e, int **leaves, int *n, nsdae_error *err)
+{
+    /* ids are dense and children have smaller ids: e->id + 1 slots cover the subtree */
+    leaf_walk w = {calloc((size_t)e->id + 1, 1), NULL, 0, 0};
+    if (!w.seen || leaf_visit(&w, e) < 0) {
+        free(w.seen);
+        free(w.out);
+        return nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory listing the unknowns of an equation");
+    }
+    free(w.seen);
+    *leaves = w.out;
+    *n = w.n;
+    return NSDAE_OK;
+}
+
+typedef struct relabel_walk {
+    nsdae_expr_pool *pool;
+    const nsdae_expr **memo;
+    imp_leaf_map map;
+    void *ctx;
+} relabel_walk;
+
+static const nsdae_expr *relabel_visit(relabel_walk *w, const nsdae_expr *e)
+{
+    if (!e) return NULL;
+    if (w->memo[e->id]) return w->memo[e->id];
+    const nsdae_expr *r;
+    switch (e->kind) {
+    case NSDAE_EXPR_VAR: r = w->map(e->index, e->order, w->ctx); break;
+    case NSDAE_EXPR_CONST:
+    case NSDAE_EXPR_PARAM:
+    case NSDAE_EXPR_TIME: r = e; break;
+    case NSDAE_EXPR_NEG:
+    case NSDAE_EXPR_SIN:
+    case NSDAE_EXPR_COS:
+    case NSDAE_EXPR_EXP:
+    case NSDAE_EXPR_LOG:
+    case NSDAE_EXPR_SQRT:
+    case NSDAE_EXPR_ABS:
+    case NSDAE_EXPR_SIGN: r = nsdae_expr_unary(w->pool, e->kind, relabel_visit(w, e->a)); break;
+    default: r = nsdae_expr_binary(w->pool, e->kind, relabel_visit(w, e->a), relabel_visit(w, e->b)); break;
+    }
+    w->memo[e->id] = r;
+    return r;
+}
+
+nsdae_status imp_relabel(nsdae_expr_pool *pool, const nsdae_expr *e, imp_leaf_map map, void *ctx,
+                         const nsdae_expr **out, nsdae_error *err)
+{
+    relabel_walk w = {pool, calloc((size_t)e->id + 1, sizeof(const nsdae_expr *)), map, ctx};
+    if (!w.memo) return nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory renaming unknowns");
+    *out = relabel_visit(&w, e);
+    free(w.memo);
+    if (!*out) return nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory renaming unknowns");
+    return NSDAE_OK;
+}
