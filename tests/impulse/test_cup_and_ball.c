@@ -1,0 +1,84 @@
+/* Cup-and-ball mode changes (seed 004 sections 2 and 9; digest-impulse 2.3, 2.4, 2.5, 2.9).
+ * Test point of digest 2: L = 1, (x-, y-) = (0.6, -0.8) on the circle, (x'-, y'-) = (1, -1).
+ * Oracles are the digest's closed forms: inelastic v+ = v- - (p.v-/L^2) p = (0.16, 0.12) with
+ * percussion p.v-/L^2 = 1.4; elastic v+ = v- - 2 (p.v-/L^2) p = (-0.68, 1.24), percussion 2.8. */
+#include <math.h>
+
+#include "impulse_helpers.h"
+
+/* Digest 2.1, model (19) with the branches written out: e1 e2 k1 k2 k3 k4, then the elastic
+ * Newton law N (its pre() part added by hand below) and the inelastic law. */
+static const char *CUP =
+    "model cup\n"
+    "  parameter L = 1;\n"
+    "  parameter g = 9.81;\n"
+    "  var x; var y; var lambda; var s;\n"
+    "equation\n"
+    "  0 = der(der(x)) + lambda*x;\n"
+    "  0 = der(der(y)) + lambda*y + g;\n"
+    "  0 = L^2 - (x^2 + y^2);\n"
+    "  0 = lambda + s;\n"
+    "  0 = lambda;\n"
+    "  0 = (L^2 - (x^2 + y^2)) - s;\n"
+    "  0 = x*der(x) + y*der(y);\n"
+    "end cup;\n";
+static const char *const LABEL[] = {"e1", "e2", "k1", "k2", "k3", "k4", "inel"};
+enum { X = 0, Y = 1, LAMBDA = 2, S = 3 };
+
+static void left_state(double *left, int nvars)
+{
+    /* left[order * nvars + j]; free flight: lambda = s = 0, x'' = 0, y'' = -g */
+    memset(left, 0, sizeof(double) * 3 * (size_t)nvars);
+    left[X] = 0.6, left[Y] = -0.8;
+    left[nvars + X] = 1, left[nvars + Y] = -1;
+    left[2 * nvars + Y] = -9.81;
+}
+
+static void check_restart(const nsdae_impulse_result *r, double vx, double vy, double percussion)
+{
+    double left[12], plus[8], aux[128];
+    nsdae_impulse_numeric num;
+    nsdae_error err = {0};
+    left_state(left, 4);
+    cr_assert_lt(r->navars, 128);
+    nsdae_status st = nsdae_impulse_restart(r, left, 2, plus, aux, &num, &err);
+    cr_assert_eq(st, NSDAE_OK, "%s", err.message);
+    cr_assert_eq(num.singular, 0);
+    int ix = state_index(r, X, 0), iy = state_index(r, Y, 0), ivx = state_index(r, X, 1), ivy = state_index(r, Y, 1);
+    cr_assert(ix >= 0 && iy >= 0 && ivx >= 0 && ivy >= 0);
+    cr_assert(r->states[ix].continuous && r->states[iy].continuous, "positions continuous (49)");
+    cr_expect_float_eq(plus[ix], 0.6, 1e-14);
+    cr_expect_float_eq(plus[iy], -0.8, 1e-14);
+    cr_expect_float_eq(plus[ivx], vx, 1e-12, "x'+ = %.15g", plus[ivx]);
+    cr_expect_float_eq(plus[ivy], vy, 1e-12, "y'+ = %.15g", plus[ivy]);
+    /* Theorem 4: angular momentum x y' - y x' is an invariant: 0.6*(-1) - (-0.8)*1 = 0.2 */
+    double h_minus = 0.6 * -1.0 - (-0.8) * 1.0, h_plus = plus[ix] * plus[ivy] - plus[iy] * plus[ivx];
+    cr_expect_float_eq(h_plus, h_minus, 1e-13);
+    int il = avar_index(r, LAMBDA, 0, 0);
+    cr_assert(il >= 0);
+    cr_expect_float_eq(aux[il], percussion, 1e-12, "percussion e*lambda = %.15g", aux[il]);
+}
+
+Test(impulse_cup, inelastic_free_to_taut_is_k1_with_impulsive_accelerations)
+{
+    change c;
+    const int prev[] = {0, 1, 4, 5, -1}, next[] = {0, 1, 2, 3, -1};
+    change_setup(&c, parse_model(CUP), LABEL, prev, NULL, next);
+    c.in.guard = nsdae_model_equation(c.m, 2)->residual; /* L^2 - (x^2 + y^2) (from k4, s = 0) */
+    nsdae_impulse_result *r = analyze(&c, -1);
+    dump(r);
+    cr_assert_eq(r->verdict, NSDAE_IMPULSE_OK);
+    cr_expect_eq(r->height, 1);
+    cr_expect_eq(r->height_lo, 1);
+    cr_expect_eq(r->height_hi, 1);
+    /* (38): x'', y'', lambda of order 1 at t*; x'., y'. not impulsive; s too (digest 2.3 [DERIVED]) */
+    cr_expect_eq(nsdae_impulse_mu(r, X, 2, 0), 1);
+    cr_expect_eq(nsdae_impulse_mu(r, Y, 2, 0), 1);
+    cr_expect_eq(nsdae_impulse_mu(r, LAMBDA, 0, 0), 1);
+    cr_expect_eq(nsdae_impulse_mu(r, S, 0, 0), 1);
+    cr_expect_eq(nsdae_impulse_mu(r, X, 1, 1), 0);
+    cr_expect_eq(nsdae_impulse_mu(r, Y, 1, 1), 0);
+    check_restart(r, 0.16, 0.12, 1.4);
+    nsdae_impulse_result_destroy(r);
+    nsdae_model_destroy(c.m);
+}
