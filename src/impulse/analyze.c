@@ -118,6 +118,9 @@ static void height_range(const imp_ctx *cx, int *lo, int *hi)
             }
         }
         for (int t = 0; t < cx->nlaw; t++) {
+            if (K <= cx->ell && in->guard &&
+                imp_proportional(in, in->transient.residual[cx->law[t]], in->guard, 2 * in->nvars))
+                continue; /* a fact at this height */
             int some_free = 0;
             for (int j = 0; j < in->nvars; j++) {
                 int o = nsdae_expr_max_order(in->transient.residual[cx->law[t]], j);

@@ -133,6 +133,7 @@ static nsdae_status add_model_eqs(imp_ctx *cx, imp_array *a, nsdae_error *err)
                 if (!e) return nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory for the array");
                 *e = (imp_aeq){.kind = IMP_EQ_MODEL, .src = i, .m = m, .k = k, .expr = ex, .tail = k == K,
                                .ena = must_enable(cx, i, m, k, K), .matched = -1, .rest_n = -1};
+                e->reluctant = in->transient.n > 0 && k < K && in_list(&in->transient, in->next.residual[i]) < 0;
                 e->fact = m == 0 && k <= cx->ell && in->guard && imp_proportional(in, in->next.residual[i], in->guard, 2 * in->nvars);
             }
     for (int t = 0; t < cx->nlaw; t++) {
@@ -254,6 +255,11 @@ nsdae_status imp_array_build(imp_ctx *cx, int K, imp_array *a, nsdae_error *err)
     memset(a, 0, sizeof *a);
     a->K = K;
     nsdae_status st = add_model_eqs(cx, a, err);
+    /* every state and leading variable of the new mode at the last instant (the tail variables,
+     * digest 1.6 step F), so that the Euler identities tie them to the impulsive head */
+    for (int j = 0; j < cx->in->nvars && st == NSDAE_OK; j++)
+        for (int d = 0; d <= cx->next.d[j] && st == NSDAE_OK; d++)
+            if (add_avar(cx, a, j, d, K, 0) < 0) st = nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory");
     if (st == NSDAE_OK) st = add_euler(cx, a, err);
     for (int i = 0; i < a->ne && st == NSDAE_OK; i++)
         if (!a->e[i].fact) st = classify(cx, a, &a->e[i], err);

@@ -10,6 +10,7 @@
 
 typedef struct cover {
     imp_array *a;
+    int allow_reluctant;
     int *var_match;
     char *seen_v, *seen_e;
 } cover;
@@ -46,7 +47,7 @@ static int aug_from_var(cover *c, int v)
 {
     for (int ei = 0; ei < c->a->ne; ei++) {
         imp_aeq *e = &c->a->e[ei];
-        if (c->seen_e[ei] || !usable(e) || !contains(e, v)) continue;
+        if (c->seen_e[ei] || !usable(e) || !contains(e, v) || (e->reluctant && !c->allow_reluctant)) continue;
         c->seen_e[ei] = 1;
         if (e->matched < 0 || aug_from_var(c, e->matched)) {
             e->matched = v;
@@ -59,7 +60,7 @@ static int aug_from_var(cover *c, int v)
 
 nsdae_status imp_cover(imp_array *a, int *var_match, int *bad_eq, int *bad_var, nsdae_error *err)
 {
-    cover c = {a, var_match, calloc((size_t)a->nv + 1, 1), calloc((size_t)a->ne + 1, 1)};
+    cover c = {a, 0, var_match, calloc((size_t)a->nv + 1, 1), calloc((size_t)a->ne + 1, 1)};
     if (!c.seen_v || !c.seen_e) {
         free(c.seen_v);
         free(c.seen_e);
@@ -74,14 +75,26 @@ nsdae_status imp_cover(imp_array *a, int *var_match, int *bad_eq, int *bad_var, 
         memset(c.seen_v, 0, (size_t)a->nv);
         if (!aug_from_eq(&c, i) && *bad_eq < 0) *bad_eq = i;
     }
-    /* 2. every dependent variable (one occurring in some non-fact equation) */
-    for (int v = 0; v < a->nv; v++) {
-        if (a->v[v].past || var_match[v] >= 0) continue;
+    /* 2. every dependent variable (one occurring in some non-fact equation); in a cascade, first
+     *    without the new mode's equations that the transient mode replaces (digest 1.14 [IMPL] ii:
+     *    they would forbid the impulse, e.g. lambda = 0 at t*), then with them only for variables
+     *    that occur in no other equation (e.g. s at t*, defined by k4 alone) */
+    for (int pass = 0; pass < 2; pass++) {
+        c.allow_reluctant = pass;
+        for (int v = 0; v < a->nv; v++) {
+            if (a->v[v].past || var_match[v] >= 0) continue;
+            int occurs = 0, elsewhere = 0;
+            for (int i = 0; i < a->ne; i++)
+                if (usable(&a->e[i]) && contains(&a->e[i], v)) occurs = 1, elsewhere |= !a->e[i].reluctant;
+            if (!occurs || (pass == 1 && elsewhere)) continue;
+            memset(c.seen_e, 0, (size_t)a->ne);
+            aug_from_var(&c, v);
+        }
+    }
+    for (int v = 0; v < a->nv && *bad_var < 0; v++) {
         int occurs = 0;
         for (int i = 0; i < a->ne && !occurs; i++) occurs = usable(&a->e[i]) && contains(&a->e[i], v);
-        if (!occurs) continue;
-        memset(c.seen_e, 0, (size_t)a->ne);
-        if (!aug_from_var(&c, v) && *bad_var < 0) *bad_var = v;
+        if (occurs && !a->v[v].past && var_match[v] < 0) *bad_var = v;
     }
     free(c.seen_v);
     free(c.seen_e);

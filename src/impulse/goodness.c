@@ -45,11 +45,29 @@ static nsdae_status report_conflict(imp_ctx *cx, imp_array *a, const int *var_ma
         d = imp_diag_add(r, "D3", "must-enable equations conflict (over-determined): they cannot all be enabled; "
                          "augmenting the array will not change this");
     if (!d || imp_diag_eq(cx, a, d, bad)) return NOMEM(err);
-    for (int t = 0; t < e->ndep; t++) {
-        if (imp_diag_var(cx, a, d, e->dep[t])) return NOMEM(err);
-        if (var_match[e->dep[t]] >= 0 && imp_diag_eq(cx, a, d, var_match[e->dep[t]])) return NOMEM(err);
+    /* the over-determined part: alternating paths equation -> its variables -> their equations */
+    char *in_part = calloc((size_t)a->ne + 1, 1);
+    if (!in_part) return NOMEM(err);
+    in_part[bad] = 1;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int i = 0; i < a->ne; i++) {
+            if (!in_part[i]) continue;
+            for (int t = 0; t < a->e[i].ndep; t++) {
+                int q = var_match[a->e[i].dep[t]];
+                if (q >= 0 && !in_part[q]) in_part[q] = 1, changed = 1;
+            }
+        }
     }
-    return NSDAE_OK;
+    nsdae_status st = NSDAE_OK;
+    for (int i = 0; i < a->ne && st == NSDAE_OK; i++) {
+        if (!in_part[i]) continue;
+        if (imp_diag_eq(cx, a, d, i)) st = NOMEM(err);
+        for (int t = 0; t < a->e[i].ndep && st == NSDAE_OK; t++)
+            if (imp_diag_var(cx, a, d, a->e[i].dep[t])) st = NOMEM(err);
+    }
+    free(in_part);
+    return st;
 }
 
 static nsdae_status report_unmatched(imp_ctx *cx, imp_array *a, const int *var_match, int bad,
@@ -59,13 +77,21 @@ static nsdae_status report_unmatched(imp_ctx *cx, imp_array *a, const int *var_m
     nsdae_impulse_diag *d = imp_diag_add(r, "D2", "under-determined mode change: a dependent variable cannot be "
                                          "matched, further augmenting the array height will not solve this; add a "
                                          "hot-restart constraint (impact law)");
-    if (!d) return NOMEM(err);
-    for (int v = 0; v < a->nv; v++)
-        if (v == bad || (!a->v[v].past && var_match[v] < 0 && v > bad))
-            if (imp_diag_var(cx, a, d, v)) return NOMEM(err);
-    for (int i = 0; i < a->ne; i++)
-        for (int t = 0; t < a->e[i].ndep && !a->e[i].fact; t++)
-            if (a->e[i].dep[t] == bad && imp_diag_eq(cx, a, d, i)) return NOMEM(err);
+    int *under = calloc((size_t)a->nv + 1, sizeof *under);
+    if (!d || !under) {
+        free(under);
+        return NOMEM(err);
+    }
+    /* the DM under-determined part: every variable an unmatched one reaches by alternating paths */
+    imp_under_part(a, var_match, under);
+    nsdae_status st = NSDAE_OK;
+    for (int v = 0; v < a->nv && st == NSDAE_OK; v++)
+        if (under[v] && imp_diag_var(cx, a, d, v)) st = NOMEM(err);
+    for (int i = 0; i < a->ne && st == NSDAE_OK; i++)
+        if (a->e[i].matched >= 0 && under[a->e[i].matched] && imp_diag_eq(cx, a, d, i)) st = NOMEM(err);
+    free(under);
+    (void)bad;
+    return st;
     return NSDAE_OK;
 }
 

@@ -26,6 +26,8 @@ typedef struct imp_aeq {
     int ez[8];              /* EULER: z shifted back 0..n (array vars, n <= 7) */
     double ecoef[8];        /*        C(n,i) (-1)^i */
     int ena, fact, tail;
+    int reluctant;          /* cascade: a new-mode equation inactive in the transient mode, before the
+                               tail: enabled only for variables no other equation can take */
     /* dependent variables occurring: dep[t], with lin[t] (in L_f) and n[t] (the e-exponent) */
     int *dep, *lin, *nexp;
     int ndep;

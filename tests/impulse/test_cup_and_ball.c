@@ -82,3 +82,109 @@ Test(impulse_cup, inelastic_free_to_taut_is_k1_with_impulsive_accelerations)
     nsdae_impulse_result_destroy(r);
     nsdae_model_destroy(c.m);
 }
+
+/* Newton's law (201): 0 = (x x' + y y') + pre(x x' + y y'), built with pre() leaves. */
+static const nsdae_expr *newton_law(change *c, double restitution)
+{
+    nsdae_expr_pool *p = c->in.pool;
+    int n = c->in.nvars;
+    const nsdae_expr *now = nsdae_expr_binary(p, NSDAE_EXPR_ADD,
+                                              nsdae_expr_binary(p, NSDAE_EXPR_MUL, nsdae_expr_var(p, X, 0),
+                                                                nsdae_expr_var(p, X, 1)),
+                                              nsdae_expr_binary(p, NSDAE_EXPR_MUL, nsdae_expr_var(p, Y, 0),
+                                                                nsdae_expr_var(p, Y, 1)));
+    const nsdae_expr *pre = nsdae_expr_binary(
+        p, NSDAE_EXPR_ADD,
+        nsdae_expr_binary(p, NSDAE_EXPR_MUL, nsdae_expr_var(p, NSDAE_IMPULSE_PRE(n, X), 0),
+                          nsdae_expr_var(p, NSDAE_IMPULSE_PRE(n, X), 1)),
+        nsdae_expr_binary(p, NSDAE_EXPR_MUL, nsdae_expr_var(p, NSDAE_IMPULSE_PRE(n, Y), 0),
+                          nsdae_expr_var(p, NSDAE_IMPULSE_PRE(n, Y), 1)));
+    const nsdae_expr *law = nsdae_expr_binary(
+        p, NSDAE_EXPR_ADD, now, nsdae_expr_binary(p, NSDAE_EXPR_MUL, nsdae_expr_const(p, restitution), pre));
+    cr_assert_not_null(law);
+    return law;
+}
+
+static void add_transient(change *c, const nsdae_expr *e, const char *name)
+{
+    int n = c->in.transient.n;
+    c->res[1][n] = e;
+    c->names[1][n] = name;
+    c->in.transient = (nsdae_impulse_eqs){n + 1, c->res[1], c->names[1]};
+}
+
+/* Digest 2.4: free -> transient (k0, k1, N) -> free, K = 1, v+ = (-0.68, 1.24), e*lambda = 2.8. */
+Test(impulse_cup, elastic_cascade_with_newton_law_reflects_the_radial_velocity)
+{
+    change c;
+    const int prev[] = {0, 1, 4, 5, -1}, trans[] = {0, 1, 2, 3, -1}, next[] = {0, 1, 4, 5, -1};
+    change_setup(&c, parse_model(CUP), LABEL, prev, trans, next);
+    add_transient(&c, newton_law(&c, 1.0), "N");
+    c.in.guard = nsdae_model_equation(c.m, 2)->residual;
+    nsdae_impulse_result *r = analyze(&c, -1);
+    dump(r);
+    cr_assert_eq(r->verdict, NSDAE_IMPULSE_OK);
+    cr_expect_eq(r->height, 1);
+    cr_expect_eq(nsdae_impulse_mu(r, X, 2, 0), 1);
+    cr_expect_eq(nsdae_impulse_mu(r, Y, 2, 0), 1);
+    cr_expect_eq(nsdae_impulse_mu(r, LAMBDA, 0, 0), 1);
+    cr_expect_eq(nsdae_impulse_mu(r, X, 1, 1), 0);
+    check_restart(r, -0.68, 1.24, 2.8);
+    /* |v|^2 = 2 before and after (fully elastic) is implied by the two oracle numbers */
+    nsdae_impulse_result_destroy(r);
+    nsdae_model_destroy(c.m);
+}
+
+/* Digest 2.4 (192): the transient mode without an impact law is under-determined: D2, y'. (or
+ * x'.) unmatched. */
+Test(impulse_cup, elastic_without_law_is_underdetermined)
+{
+    change c;
+    const int prev[] = {0, 1, 4, 5, -1}, trans[] = {0, 1, 2, 3, -1}, next[] = {0, 1, 4, 5, -1};
+    change_setup(&c, parse_model(CUP), LABEL, prev, trans, next);
+    c.in.guard = nsdae_model_equation(c.m, 2)->residual;
+    nsdae_impulse_result *r = analyze(&c, 1);
+    dump(r);
+    cr_assert_eq(r->verdict, NSDAE_IMPULSE_UNDERDETERMINED);
+    cr_expect(has_diag(r, "D2"));
+    cr_expect(diag_names(r, "D2", "der(y)@t*+e") || diag_names(r, "D2", "der(x)@t*+e"));
+    cr_expect_null(r->system);
+    nsdae_impulse_result_destroy(r);
+    nsdae_model_destroy(c.m);
+}
+
+/* Digest 2.5 (247): `if` (long straight-rope mode) + `when` with the elastic law: k1'. and N
+ * are both must-enable and conflict: D3. */
+Test(impulse_cup, long_rope_mode_with_elastic_law_is_inconsistent)
+{
+    change c;
+    const int prev[] = {0, 1, 4, 5, -1}, trans[] = {0, 1, 2, 3, -1}, next[] = {0, 1, 2, 3, -1};
+    change_setup(&c, parse_model(CUP), LABEL, prev, trans, next);
+    add_transient(&c, newton_law(&c, 1.0), "N");
+    c.in.guard = nsdae_model_equation(c.m, 2)->residual;
+    nsdae_impulse_result *r = analyze(&c, -1);
+    dump(r);
+    cr_assert_eq(r->verdict, NSDAE_IMPULSE_INCONSISTENT);
+    cr_expect(diag_names(r, "D3", "N@t*+e"));
+    cr_expect(diag_names(r, "D3", "k1'@t*+e"));
+    nsdae_impulse_result_destroy(r);
+    nsdae_model_destroy(c.m);
+}
+
+/* Digest 2.5 (267): the inelastic law x x' + y y' = 0 with the long straight-rope mode is
+ * redundant with k1'.: D8, discarded; the restart is the inelastic one. */
+Test(impulse_cup, redundant_inelastic_law_is_fused)
+{
+    change c;
+    const int prev[] = {0, 1, 4, 5, -1}, trans[] = {0, 1, 2, 3, 6, -1}, next[] = {0, 1, 2, 3, -1};
+    change_setup(&c, parse_model(CUP), LABEL, prev, trans, next);
+    c.in.guard = nsdae_model_equation(c.m, 2)->residual;
+    nsdae_impulse_result *r = analyze(&c, -1);
+    dump(r);
+    cr_assert_eq(r->verdict, NSDAE_IMPULSE_OK);
+    cr_expect(diag_names(r, "D8", "inel@t*+e"));
+    cr_expect_eq(r->height, 1);
+    check_restart(r, 0.16, 0.12, 1.4);
+    nsdae_impulse_result_destroy(r);
+    nsdae_model_destroy(c.m);
+}
