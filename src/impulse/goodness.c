@@ -114,7 +114,9 @@ static nsdae_status report_infinite(imp_ctx *cx, imp_array *a, const int *inf, i
 }
 
 /* (125): a rescaled impulsive head derivative must expand inside the array. Offenders are
- * unmatched (Corollary 1); the DM under-determined part is then not determined. */
+ * unmatched (Corollary 1); the DM under-determined part they reach is then not determined, and
+ * keep[v] marks the rest (whose impulse orders do not depend on the removed equations: each
+ * equation only bounds its own matched variable). */
 static nsdae_status check_expansion(imp_ctx *cx, imp_array *a, int *var_match, const int *mu, int *keep,
                                     nsdae_impulse_result *r, nsdae_error *err)
 {
@@ -150,17 +152,18 @@ nsdae_status imp_try_height(imp_ctx *cx, int K, nsdae_impulse_result *r, imp_arr
     if (st == NSDAE_OK) st = imp_cover(a, var_match, &bad_eq, &bad_var, err);
     if (st == NSDAE_OK && bad_eq >= 0) st = report_conflict(cx, a, var_match, bad_eq, r, err);
     else if (st == NSDAE_OK && bad_var >= 0) st = report_unmatched(cx, a, var_match, bad_var, r, err);
-    else if (st == NSDAE_OK && imp_offsets(a, mu, inf, &bad_eq)) st = report_infinite(cx, a, inf, bad_eq, r, err);
+    else if (st == NSDAE_OK && imp_offsets(a, mu, inf)) st = report_infinite(cx, a, inf, -1, r, err);
     else if (st == NSDAE_OK) {
+        st = check_expansion(cx, a, var_match, mu, keep, r, err);
         nsdae_impulse_diag *d = NULL;
-        for (int v = 0; v < a->nv && st == NSDAE_OK; v++) {
-            if (a->v[v].past || a->v[v].k != K || mu[v] == 0) continue;
+        if (st == NSDAE_OK && imp_check_nonlinear(a, mu, keep, &bad_eq)) st = report_infinite(cx, a, inf, bad_eq, r, err);
+        for (int v = 0; v < a->nv && st == NSDAE_OK && r->verdict != NSDAE_IMPULSE_NOT_RESCALABLE; v++) {
+            if (!keep[v] || a->v[v].k != K || mu[v] == 0) continue;
             if (!d) d = imp_diag_add(r, "D5", "a restart variable would be impulsive (124): no hot restart, the "
                                      "model needs an explicit reset");
             if (!d || imp_diag_var(cx, a, d, v)) st = NOMEM(err);
         }
         if (d) r->verdict = NSDAE_IMPULSE_IMPULSIVE_STATE;
-        else if (st == NSDAE_OK) st = check_expansion(cx, a, var_match, mu, keep, r, err);
     }
     free(var_match);
     return st;

@@ -119,8 +119,10 @@ nsdae_status imp_cover(imp_array *a, int *var_match, int *bad_eq, int *bad_var, 
 void imp_under_part(const imp_array *a, const int *var_match, int *under);
 
 /* offsets.c: least mu of the difference-bound system (Theorem 3). Returns 0 on success, or
- * 1 when some mu is infinite (positive cycle: inf[v] set) or a (130) bound fails (*bad_eq). */
-int imp_offsets(const imp_array *a, int *mu, int *inf, int *bad_eq);
+ * 1 when some mu is infinite (positive cycle: inf[v] set). */
+int imp_offsets(const imp_array *a, int *mu, int *inf);
+/* (130) on the equations matched to kept variables: returns 1 with *bad_eq when it fails. */
+int imp_check_nonlinear(const imp_array *a, const int *mu, const int *keep, int *bad_eq);
 int imp_eq_mu(const imp_array *a, const imp_aeq *e, const int *mu);
 
 #endif

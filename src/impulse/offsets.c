@@ -51,9 +51,8 @@ static int relax(const imp_array *a, int *mu, int *inf)
     return changed;
 }
 
-int imp_offsets(const imp_array *a, int *mu, int *inf, int *bad_eq)
+int imp_offsets(const imp_array *a, int *mu, int *inf)
 {
-    *bad_eq = -1;
     for (int v = 0; v < a->nv; v++) mu[v] = 0, inf[v] = 0;
     int round = 0;
     while (relax(a, mu, NULL) && ++round <= a->nv) {
@@ -63,9 +62,15 @@ int imp_offsets(const imp_array *a, int *mu, int *inf, int *bad_eq)
         }
         return 1;
     }
+    return 0;
+}
+
+int imp_check_nonlinear(const imp_array *a, const int *mu, const int *keep, int *bad_eq)
+{
+    *bad_eq = -1;
     for (int i = 0; i < a->ne; i++) {
         const imp_aeq *e = &a->e[i];
-        int f = e->matched < 0 ? -1 : matched_slot(e);
+        int f = e->matched < 0 || !keep[e->matched] ? -1 : matched_slot(e);
         if (f < 0) continue;
         for (int t = 0; t < e->ndep; t++) {
             int bad = !e->lin[t] ? mu[e->dep[t]] != 0 : !e->lin[f] && e->nexp[t] + mu[e->dep[t]] > 0;
