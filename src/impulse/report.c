@@ -62,8 +62,8 @@ static nsdae_status fill_states(const imp_ctx *cx, const imp_array *a, const int
     return NSDAE_OK;
 }
 
-/* Printable names for the leaves of A_*: left limits pre(x), restart values x+ (tail) and
- * rescaled auxiliaries down(x@t*) (head). */
+/* Printable names for the leaves of A_*: left limits pre(x), restart values x+ (tail),
+ * rescaled impulsive auxiliaries down(x@t*) = e^mu x (head), other head variables x@t*. */
 static nsdae_status print_system(const imp_ctx *cx, const imp_array *a, nsdae_impulse_result *r, nsdae_error *err)
 {
     const nsdae_impulse_system *s = r->system;
@@ -76,8 +76,10 @@ static nsdae_status print_system(const imp_ctx *cx, const imp_array *a, nsdae_im
         else {
             const imp_avar *x = &a->v[j - IMP_LEAF(cx->in, 0)];
             imp_avar_name(cx, x, an, sizeof an);
+            int mu = r->avars[j - IMP_LEAF(cx->in, 0)].mu;
             if (x->k == a->K) *strchr(an, '@') = 0, snprintf(buf, sizeof buf, "%s+", an);
-            else snprintf(buf, sizeof buf, "down(%s)", an);
+            else if (mu > 0) snprintf(buf, sizeof buf, "down(%s)", an); /* e^mu x */
+            else snprintf(buf, sizeof buf, "%s", an);
         }
         names[j] = dup_text(buf);
         if (!names[j]) st = NOMEM(err);
