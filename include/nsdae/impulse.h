@@ -103,6 +103,7 @@ typedef struct nsdae_impulse_state {
     int determined;                 /* 1 when the restart system (or continuity) fixes it */
     int continuous;                 /* 1: restart value = left limit (its tail variable is past) */
     int unknown;                    /* index of its restart unknown, or -1 */
+    int tail_var;                   /* its array variable at the last instant (index in avars), or -1 */
 } nsdae_impulse_state;
 
 typedef struct nsdae_impulse_system nsdae_impulse_system;
@@ -120,6 +121,8 @@ typedef struct nsdae_impulse_result {
     char **restart_equations;       /* Procedure 1's A_* (on the determined part), printed */
     int nrestart_equations;
     nsdae_impulse_system *system;   /* the restart system for nsdae_impulse_restart, or NULL */
+    nsdae_impulse_system *brute;    /* the unscaled array for nsdae_impulse_brute_force, or NULL
+                                       (present whenever the matching covers the array) */
 } nsdae_impulse_result;
 
 /* Runs the analysis. NSDAE_OK with a verdict for every well-formed input; errors for bad input
@@ -153,5 +156,15 @@ typedef struct nsdae_impulse_numeric {
  * convergence gives NSDAE_NUMERICAL too. */
 nsdae_status nsdae_impulse_restart(const nsdae_impulse_result *r, const double *left, int max_order,
                                    double *state_plus, double *aux, nsdae_impulse_numeric *num, nsdae_error *err);
+
+/* The brute-force fallback (digest 4.2 item 9): solves the unscaled matched array at a finite
+ * eps > 0 by Newton from the left limits (past variables are the previous mode's Taylor
+ * polynomials, x. = x + eps x'). Same outputs as nsdae_impulse_restart, except that aux[a] is the
+ * head variable times eps^mu (comparable with the rescaled restart), or its raw value when mu is
+ * unknown. Labelled brute force: it converges at O(eps) to the restart where the analysis succeeds,
+ * and is ill-conditioned as eps -> 0 (the Euler identities scale as 1/eps^n). Available for D4. */
+nsdae_status nsdae_impulse_brute_force(const nsdae_impulse_result *r, const double *left, int max_order, double eps,
+                                       double *state_plus, double *aux, nsdae_impulse_numeric *num,
+                                       nsdae_error *err);
 
 #endif

@@ -148,6 +148,7 @@ void nsdae_impulse_result_destroy(nsdae_impulse_result *r)
     for (int i = 0; i < r->nrestart_equations; i++) free(r->restart_equations[i]);
     free(r->restart_equations);
     imp_system_free(r->system);
+    imp_system_free(r->brute);
     free(r);
 }
 
@@ -185,6 +186,7 @@ nsdae_status nsdae_impulse_analyze(const nsdae_impulse_input *in, const nsdae_im
         free(keep);
         mu = keep = NULL;
         imp_diags_free(r);
+        cx.covered = 0;
         st = imp_array_build(&cx, K, &a, err);
         if (st != NSDAE_OK) break;
         mu = calloc((size_t)a.nv + 1, sizeof *mu);

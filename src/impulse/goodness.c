@@ -139,6 +139,28 @@ static nsdae_status check_expansion(imp_ctx *cx, imp_array *a, int *var_match, c
     return NSDAE_OK;
 }
 
+/* Impulse orders, then (125) with Corollary 1, (130) and (124) on the determined part. */
+static nsdae_status check_offsets(imp_ctx *cx, imp_array *a, int *var_match, int *inf, int *mu, int *keep,
+                                  nsdae_impulse_result *r, nsdae_error *err)
+{
+    int bad_eq;
+    if (imp_offsets(a, mu, inf)) {
+        for (int v = 0; v < a->nv; v++) keep[v] = !a->v[v].past && var_match[v] >= 0;
+        return report_infinite(cx, a, inf, -1, r, err);
+    }
+    nsdae_status st = check_expansion(cx, a, var_match, mu, keep, r, err);
+    if (st == NSDAE_OK && imp_check_nonlinear(a, mu, keep, &bad_eq)) return report_infinite(cx, a, inf, bad_eq, r, err);
+    nsdae_impulse_diag *d = NULL;
+    for (int v = 0; v < a->nv && st == NSDAE_OK; v++) {
+        if (!keep[v] || a->v[v].k != a->K || mu[v] == 0) continue;
+        if (!d) d = imp_diag_add(r, "D5", "a restart variable would be impulsive (124): no hot restart, the "
+                                 "model needs an explicit reset");
+        if (!d || imp_diag_var(cx, a, d, v)) st = NOMEM(err);
+    }
+    if (d) r->verdict = NSDAE_IMPULSE_IMPULSIVE_STATE;
+    return st;
+}
+
 nsdae_status imp_try_height(imp_ctx *cx, int K, nsdae_impulse_result *r, imp_array *a, int *mu, int *keep,
                             nsdae_error *err)
 {
@@ -152,19 +174,8 @@ nsdae_status imp_try_height(imp_ctx *cx, int K, nsdae_impulse_result *r, imp_arr
     if (st == NSDAE_OK) st = imp_cover(a, var_match, &bad_eq, &bad_var, err);
     if (st == NSDAE_OK && bad_eq >= 0) st = report_conflict(cx, a, var_match, bad_eq, r, err);
     else if (st == NSDAE_OK && bad_var >= 0) st = report_unmatched(cx, a, var_match, bad_var, r, err);
-    else if (st == NSDAE_OK && imp_offsets(a, mu, inf)) st = report_infinite(cx, a, inf, -1, r, err);
-    else if (st == NSDAE_OK) {
-        st = check_expansion(cx, a, var_match, mu, keep, r, err);
-        nsdae_impulse_diag *d = NULL;
-        if (st == NSDAE_OK && imp_check_nonlinear(a, mu, keep, &bad_eq)) st = report_infinite(cx, a, inf, bad_eq, r, err);
-        for (int v = 0; v < a->nv && st == NSDAE_OK && r->verdict != NSDAE_IMPULSE_NOT_RESCALABLE; v++) {
-            if (!keep[v] || a->v[v].k != K || mu[v] == 0) continue;
-            if (!d) d = imp_diag_add(r, "D5", "a restart variable would be impulsive (124): no hot restart, the "
-                                     "model needs an explicit reset");
-            if (!d || imp_diag_var(cx, a, d, v)) st = NOMEM(err);
-        }
-        if (d) r->verdict = NSDAE_IMPULSE_IMPULSIVE_STATE;
-    }
+    cx->covered = st == NSDAE_OK && bad_eq < 0 && bad_var < 0;
+    if (cx->covered) st = check_offsets(cx, a, var_match, inf, mu, keep, r, err);
     free(var_match);
     return st;
 }

@@ -61,6 +61,7 @@ typedef struct imp_ctx {
     int ell;                /* facts hold at shifts 0 .. ell (-1: no facts) */
     const nsdae_expr **dnext; /* dnext[i * (cmax+1) + m] = m-th time derivative of next eq i */
     int cmax;
+    int covered;            /* the last height's matching covers everything (no D2/D3) */
 } imp_ctx;
 
 /* Procedure 1's restart system A_* (digest 1.11): equations in the left limits (model leaves
@@ -77,6 +78,12 @@ struct nsdae_impulse_system {
     double *params;
     int nparams;
     int nonlinear;
+    /* the brute-force (unscaled) array only: e is the array leaf eps_var, past variables are
+     * Taylor polynomials of the left limits (prev_d: the previous mode's offsets, K the height) */
+    int eps_var;                /* -1 for Procedure 1's system */
+    int K;
+    int *prev_d;
+    int *unk_mu;                /* impulse order of each unknown, -1 when unknown */
 };
 
 /* Slot of array variable a in the order-0 block of the evaluation environment. */
@@ -86,6 +93,14 @@ struct nsdae_impulse_system {
 nsdae_status imp_procedure(const imp_ctx *cx, const imp_array *a, const int *mu, const int *keep,
                            nsdae_impulse_system **out, nsdae_error *err);
 void imp_system_free(nsdae_impulse_system *s);
+nsdae_status imp_system_alloc(const imp_ctx *cx, const imp_array *a, int n, int extra_leaves,
+                              nsdae_impulse_system **out, nsdae_error *err);
+/* Jacobian expressions and the nonlinearity flag of a filled system. */
+nsdae_status imp_system_jacobian(const imp_ctx *cx, nsdae_impulse_system *s, nsdae_error *err);
+
+/* brute.c: the unscaled matched array (digest 4.2 item 9), for any verdict with a matching. */
+nsdae_status imp_brute(const imp_ctx *cx, const imp_array *a, const int *mu, const int *keep,
+                       nsdae_impulse_system **out, nsdae_error *err);
 
 /* expr_walk.c */
 /* Collects the distinct VAR leaves (index, order) of e into *leaves (malloc'd, 2 ints each). */

@@ -86,11 +86,13 @@ void imp_system_free(nsdae_impulse_system *s)
     free(s->eq);
     free(s->jac);
     free(s->params);
+    free(s->prev_d);
+    free(s->unk_mu);
     free(s);
 }
 
-static nsdae_status system_alloc(const imp_ctx *cx, const imp_array *a, int n, nsdae_impulse_system **out,
-                                 nsdae_error *err)
+nsdae_status imp_system_alloc(const imp_ctx *cx, const imp_array *a, int n, int extra_leaves,
+                              nsdae_impulse_system **out, nsdae_error *err)
 {
     nsdae_impulse_system *s = calloc(1, sizeof *s);
     size_t m = (size_t)(n ? n : 1);
@@ -102,14 +104,20 @@ static nsdae_status system_alloc(const imp_ctx *cx, const imp_array *a, int n, n
         s->eq = calloc(m, sizeof *s->eq);
         s->jac = calloc(m * m, sizeof *s->jac);
         s->params = malloc((size_t)(cx->in->nparams ? cx->in->nparams : 1) * sizeof(double));
+        s->prev_d = malloc((size_t)cx->in->nvars * sizeof(int));
+        s->unk_mu = malloc(m * sizeof(int));
     }
-    if (!s || !s->unk || !s->unk_var || !s->unk_order || !s->unk_head || !s->eq || !s->jac || !s->params) {
+    if (!s || !s->unk || !s->unk_var || !s->unk_order || !s->unk_head || !s->eq || !s->jac || !s->params ||
+        !s->prev_d || !s->unk_mu) {
         imp_system_free(s);
         return nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory for the restart system");
     }
     s->pool = cx->in->pool;
     s->nvars = cx->in->nvars;
-    s->nleaf = IMP_LEAF(cx->in, a->nv);
+    s->nleaf = IMP_LEAF(cx->in, a->nv) + extra_leaves;
+    s->eps_var = -1;
+    s->K = a->K;
+    memcpy(s->prev_d, cx->prev.d, (size_t)cx->in->nvars * sizeof(int));
     s->n = n;
     s->nparams = cx->in->nparams;
     if (cx->in->nparams) memcpy(s->params, cx->in->params, (size_t)cx->in->nparams * sizeof(double));
@@ -124,7 +132,7 @@ nsdae_status imp_procedure(const imp_ctx *cx, const imp_array *a, const int *mu,
     for (int i = 0; i < a->ne; i++)
         if (a->e[i].matched >= 0 && keep[a->e[i].matched]) n++;
     nsdae_impulse_system *s = NULL;
-    nsdae_status st = system_alloc(cx, a, n, &s, err);
+    nsdae_status st = imp_system_alloc(cx, a, n, 0, &s, err);
     if (st != NSDAE_OK) return st;
     rename_ctx rc = {cx, a};
     int r = 0;
@@ -138,8 +146,19 @@ nsdae_status imp_procedure(const imp_ctx *cx, const imp_array *a, const int *mu,
         if (st == NSDAE_OK) st = imp_relabel(cx->in->pool, f, map_rename, &rc, &s->eq[r], err);
         const imp_avar *v = &a->v[e->matched];
         s->unk[r] = e->matched, s->unk_var[r] = v->var, s->unk_order[r] = v->m, s->unk_head[r] = v->k < a->K;
+        s->unk_mu[r] = mu[e->matched];
         r++;
     }
+    if (st == NSDAE_OK) st = imp_system_jacobian(cx, s, err);
+    if (st != NSDAE_OK) imp_system_free(s);
+    else *out = s;
+    return st;
+}
+
+nsdae_status imp_system_jacobian(const imp_ctx *cx, nsdae_impulse_system *s, nsdae_error *err)
+{
+    int n = s->n;
+    nsdae_status st = NSDAE_OK;
     for (int i = 0; i < n && st == NSDAE_OK; i++)
         for (int u = 0; u < n && st == NSDAE_OK; u++) {
             st = nsdae_expr_diff(cx->in->pool, s->eq[i], IMP_LEAF(cx->in, s->unk[u]), 0, &s->jac[i * n + u], err);
@@ -147,11 +166,9 @@ nsdae_status imp_procedure(const imp_ctx *cx, const imp_array *a, const int *mu,
                 int *lv, nl;
                 st = imp_leaves(s->jac[i * n + u], &lv, &nl, err);
                 for (int t = 0; st == NSDAE_OK && t < nl; t++)
-                    if (lv[2 * t] >= IMP_LEAF(cx->in, 0)) s->nonlinear = 1;
+                    if (lv[2 * t] >= IMP_LEAF(cx->in, 0) && lv[2 * t] != s->eps_var) s->nonlinear = 1;
                 if (st == NSDAE_OK) free(lv);
             }
         }
-    if (st != NSDAE_OK) imp_system_free(s);
-    else *out = s;
     return st;
 }

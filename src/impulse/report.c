@@ -49,8 +49,8 @@ static nsdae_status fill_states(const imp_ctx *cx, const imp_array *a, const int
     for (int j = 0; j < in->nvars; j++)
         for (int d = 0; d < cx->next.d[j]; d++) {
             nsdae_impulse_state *s = &r->states[r->nstates++];
-            *s = (nsdae_impulse_state){j, d, 0, 0, -1};
             int v = imp_find_avar(a, j, d, a->K);
+            *s = (nsdae_impulse_state){j, d, 0, 0, -1, v};
             if (imp_is_past(cx, j, d, a->K)) {
                 s->continuous = s->determined = usable;
                 continue;
@@ -108,6 +108,7 @@ nsdae_status imp_finish(imp_ctx *cx, const imp_array *a, const int *mu, const in
     if (st == NSDAE_OK && (r->verdict == NSDAE_IMPULSE_OK || r->verdict == NSDAE_IMPULSE_PARTIAL))
         st = imp_procedure(cx, a, mu, keep, &r->system, err);
     if (st == NSDAE_OK && r->system) st = print_system(cx, a, r, err);
+    if (st == NSDAE_OK && cx->covered) st = imp_brute(cx, a, mu, keep, &r->brute, err);
     if (st == NSDAE_OK) st = fill_states(cx, a, keep, r, err);
     return st;
 }

@@ -93,42 +93,48 @@ static void work_free(work *w)
     free(w->piv);
 }
 
-nsdae_status nsdae_impulse_restart(const nsdae_impulse_result *r, const double *left, int max_order,
-                                   double *state_plus, double *aux, nsdae_impulse_numeric *num, nsdae_error *err)
+/* A continuous state's value: the left limit, or for the brute force the previous mode's Taylor
+ * polynomial at t* + K eps. */
+static double continuous_value(const nsdae_impulse_system *sy, const double *left, int max_order, double eps,
+                               const nsdae_impulse_state *s)
 {
-    nsdae_impulse_numeric dummy;
-    if (!num) num = &dummy;
-    memset(num, 0, sizeof *num);
-    if (!r || !r->system)
-        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "impulse: no restart system (verdict %s)",
-                               r ? nsdae_impulse_verdict_name(r->verdict) : "none");
-    if (!left || max_order < 0) return nsdae_error_set(err, NSDAE_INVALID_INPUT, "impulse: no left limits given");
-    const nsdae_impulse_system *sy = r->system;
+    double v = left[s->order * sy->nvars + s->var];
+    if (sy->eps_var < 0) return v;
+    double pw = 1, fact = 1;
+    for (int i = 1; s->order + i <= sy->prev_d[s->var] - 1 && s->order + i <= max_order; i++) {
+        pw *= sy->K * eps;
+        fact *= i;
+        v += pw / fact * left[(s->order + i) * sy->nvars + s->var];
+    }
+    return v;
+}
+
+static nsdae_status solve(const nsdae_impulse_result *r, const nsdae_impulse_system *sy, const double *left,
+                          int max_order, double eps, double *state_plus, double *aux, nsdae_impulse_numeric *num,
+                          nsdae_error *err)
+{
     int n = sy->n, nl = sy->nleaf;
     size_t m = (size_t)(n ? n : 1);
     work w = {calloc((size_t)(max_order + 1) * (size_t)nl, sizeof(double)), malloc(m * sizeof(double)),
               malloc(m * m * sizeof(double)), malloc(m * m * sizeof(double)), malloc(m * sizeof(double)),
               malloc(m * sizeof(double)), malloc(m * sizeof(double)), malloc(m * sizeof(lapack_int))};
-    if (!w.env || !w.F || !w.J || !w.A || !w.s || !w.superb || !w.x || !w.piv) {
+    double *x0 = malloc(m * sizeof(double));
+    if (!w.env || !w.F || !w.J || !w.A || !w.s || !w.superb || !w.x || !w.piv || !x0) {
         work_free(&w);
+        free(x0);
         return nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory for the numeric restart");
     }
     /* 1. left limits into the model leaves; unknowns start at the left limits (restart values) or 0 */
     for (int o = 0; o <= max_order; o++)
         for (int j = 0; j < sy->nvars; j++) w.env[(size_t)o * nl + j] = left[o * sy->nvars + j];
+    if (sy->eps_var >= 0) w.env[sy->eps_var] = eps;
     for (int u = 0; u < n; u++)
         w.x[u] = !sy->unk_head[u] && sy->unk_order[u] <= max_order ? left[sy->unk_order[u] * sy->nvars + sy->unk_var[u]] : 0;
-    double *x0 = malloc(m * sizeof(double));
-    if (!x0) {
-        work_free(&w);
-        return nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory for the numeric restart");
-    }
     memcpy(x0, w.x, m * sizeof(double));
     nsdae_eval_env env = {sy->params, sy->nparams, w.env, nl, max_order, 0};
     /* 2. Newton with the rank check at every iterate */
     int ok = newton(sy, &env, &w, num);
     num->nonlinear = sy->nonlinear;
-    num->step = 0;
     for (int u = 0; u < n; u++) num->step = fmax(num->step, fabs(w.x[u] - x0[u]));
     free(x0);
     nsdae_status st = NSDAE_OK;
@@ -140,18 +146,56 @@ nsdae_status nsdae_impulse_restart(const nsdae_impulse_result *r, const double *
         st = nsdae_error_set(err, NSDAE_NUMERICAL, "impulse: Newton on the restart system did not converge in %d "
                              "iterations (residual %g)", MAX_NEWTON, num->residual);
     /* 3. restart values of the states, rescaled auxiliaries */
-    for (int k = 0; k < r->nstates; k++) {
+    for (int k = 0; k < r->nstates && state_plus; k++) {
         const nsdae_impulse_state *s = &r->states[k];
         double v = NAN;
-        if (s->continuous && s->order <= max_order) v = left[s->order * sy->nvars + s->var];
-        else if (s->unknown >= 0 && st == NSDAE_OK) v = w.x[s->unknown];
-        if (state_plus) state_plus[k] = v;
+        if (s->continuous && s->order <= max_order) v = continuous_value(sy, left, max_order, eps, s);
+        else if (st == NSDAE_OK)
+            for (int u = 0; u < n; u++)
+                if (sy->unk[u] == r->states[k].tail_var) v = w.x[u];
+        state_plus[k] = v;
     }
     if (aux) {
         for (int a = 0; a < r->navars; a++) aux[a] = NAN;
-        for (int u = 0; u < n && st == NSDAE_OK; u++)
-            if (sy->unk_head[u]) aux[sy->unk[u]] = w.x[u];
+        for (int u = 0; u < n && st == NSDAE_OK; u++) {
+            if (!sy->unk_head[u]) continue;
+            aux[sy->unk[u]] = w.x[u];
+            if (sy->eps_var >= 0 && sy->unk_mu[u] > 0) aux[sy->unk[u]] *= pow(eps, sy->unk_mu[u]);
+        }
     }
     work_free(&w);
     return st;
+}
+
+static nsdae_status check_call(const nsdae_impulse_result *r, const nsdae_impulse_system *sy, const double *left,
+                               int max_order, nsdae_impulse_numeric *num, nsdae_error *err)
+{
+    memset(num, 0, sizeof *num);
+    if (!r || !sy)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "impulse: no %s system (verdict %s)",
+                               r && sy == r->brute ? "brute-force" : "restart",
+                               r ? nsdae_impulse_verdict_name(r->verdict) : "none");
+    if (!left || max_order < 0) return nsdae_error_set(err, NSDAE_INVALID_INPUT, "impulse: no left limits given");
+    return NSDAE_OK;
+}
+
+nsdae_status nsdae_impulse_restart(const nsdae_impulse_result *r, const double *left, int max_order,
+                                   double *state_plus, double *aux, nsdae_impulse_numeric *num, nsdae_error *err)
+{
+    nsdae_impulse_numeric dummy;
+    if (!num) num = &dummy;
+    nsdae_status st = check_call(r, r ? r->system : NULL, left, max_order, num, err);
+    return st != NSDAE_OK ? st : solve(r, r->system, left, max_order, 0.0, state_plus, aux, num, err);
+}
+
+nsdae_status nsdae_impulse_brute_force(const nsdae_impulse_result *r, const double *left, int max_order, double eps,
+                                       double *state_plus, double *aux, nsdae_impulse_numeric *num,
+                                       nsdae_error *err)
+{
+    nsdae_impulse_numeric dummy;
+    if (!num) num = &dummy;
+    nsdae_status st = check_call(r, r ? r->brute : NULL, left, max_order, num, err);
+    if (st == NSDAE_OK && !(eps > 0 && eps < 1))
+        st = nsdae_error_set(err, NSDAE_INVALID_INPUT, "impulse: brute force needs 0 < eps < 1, got %g", eps);
+    return st != NSDAE_OK ? st : solve(r, r->brute, left, max_order, eps, state_plus, aux, num, err);
 }
