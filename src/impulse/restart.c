@@ -11,7 +11,7 @@
 
 #include "impulse/impulse_internal.h"
 
-enum { MAX_NEWTON = 50 };
+enum { MAX_NEWTON = 100 };
 
 typedef struct work {
     double *env;    /* (max_order + 1) x nleaf values, order-major as nsdae_eval_env wants */
@@ -49,36 +49,34 @@ static void svd_check(int n, const double *J, work *w, nsdae_impulse_numeric *nu
     num->cond = w->s[n - 1] > 0 ? w->s[0] / w->s[n - 1] : INFINITY;
 }
 
+/* Newton iterations; the rank decision (D7) is taken at the last iterate only, because an
+ * intermediate iterate of a nonlinear system may be badly scaled without the solution being so. */
 static int newton(const nsdae_impulse_system *sy, nsdae_eval_env *env, work *w, nsdae_impulse_numeric *num)
 {
-    int n = sy->n;
-    for (int it = 0; it <= MAX_NEWTON; it++) {
+    int n = sy->n, converged = 0;
+    for (int it = 0; it <= MAX_NEWTON && !converged; it++) {
         for (int u = 0; u < n; u++) w->env[IMP_LEAF_SYS(sy, sy->unk[u])] = w->x[u];
         eval_system(sy, env, w->F, w->J);
-        double fmax = 0;
-        for (int i = 0; i < n; i++) fmax = fmax > fabs(w->F[i]) ? fmax : fabs(w->F[i]);
-        num->residual = fmax;
         num->iterations = it;
-        svd_check(n, w->J, w, num);
-        if (!isfinite(fmax) || num->singular) return 0;
         memcpy(w->A, w->J, (size_t)n * n * sizeof *w->J);
         for (int i = 0; i < n; i++) w->F[i] = -w->F[i];
-        if (LAPACKE_dgesv(LAPACK_COL_MAJOR, n, 1, w->A, n, w->piv, w->F, n) != 0) return 0;
+        if (LAPACKE_dgesv(LAPACK_COL_MAJOR, n, 1, w->A, n, w->piv, w->F, n) != 0) break;
         double dmax = 0, xmax = 0;
         for (int u = 0; u < n; u++) {
+            if (!isfinite(w->F[u])) return 0;
             w->x[u] += w->F[u];
-            dmax = fmax > 0 && fabs(w->F[u]) > dmax ? fabs(w->F[u]) : dmax;
+            dmax = fabs(w->F[u]) > dmax ? fabs(w->F[u]) : dmax;
             xmax = fabs(w->x[u]) > xmax ? fabs(w->x[u]) : xmax;
         }
-        if (dmax <= 1e-14 * (1 + xmax)) {
-            for (int u = 0; u < n; u++) w->env[IMP_LEAF_SYS(sy, sy->unk[u])] = w->x[u];
-            eval_system(sy, env, w->F, w->J);
-            num->residual = 0;
-            for (int i = 0; i < n; i++) num->residual = fmax > 0 && fabs(w->F[i]) > num->residual ? fabs(w->F[i]) : num->residual;
-            return 1;
-        }
+        converged = dmax <= 1e-14 * (1 + xmax);
     }
-    return 0;
+    /* residual and singular values at the final point */
+    for (int u = 0; u < n; u++) w->env[IMP_LEAF_SYS(sy, sy->unk[u])] = w->x[u];
+    eval_system(sy, env, w->F, w->J);
+    num->residual = 0;
+    for (int i = 0; i < n; i++) num->residual = fabs(w->F[i]) > num->residual ? fabs(w->F[i]) : num->residual;
+    svd_check(n, w->J, w, num);
+    return converged && !num->singular && isfinite(num->residual);
 }
 
 static void work_free(work *w)

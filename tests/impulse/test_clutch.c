@@ -146,3 +146,54 @@ Test(impulse_clutch, transformed_clutch_is_numerically_singular)
     nsdae_impulse_result_destroy(r);
     nsdae_model_destroy(c.m);
 }
+
+/* Digest 2.7: the brute-force array with a_i = 0.5 gives w+ = 0.995, e*tau1 = -2.985 at e = 1e-2,
+ * 0.99995 at 1e-4, 0.9999995 at 1e-6. */
+Test(impulse_clutch, brute_force_array_converges_to_the_restart)
+{
+    change c;
+    const int prev[] = {0, 1, 4, 5, -1}, next[] = {0, 1, 2, 3, -1};
+    change_setup(&c, parse_model(CLUTCH), LABEL, prev, NULL, next);
+    nsdae_impulse_result *r = analyze(&c, -1);
+    cr_assert_eq(r->verdict, NSDAE_IMPULSE_OK);
+    double left[8], plus[4], aux[64];
+    left_state(left);
+    const double eps[3] = {1e-2, 1e-4, 1e-6}, w[3] = {0.995, 0.99995, 0.9999995};
+    int i1 = state_index(r, W1, 0);
+    for (int k = 0; k < 3; k++) {
+        nsdae_impulse_numeric num;
+        nsdae_error err = {0};
+        cr_assert_eq(nsdae_impulse_brute_force(r, left, 1, eps[k], plus, aux, &num, &err), NSDAE_OK, "%s",
+                     err.message);
+        cr_expect(fabs(plus[i1] - w[k]) <= 1e-9, "eps %g: w+ = %.12f", eps[k], plus[i1]);
+    }
+    cr_expect(fabs(aux[avar_index(r, T1, 0, 0)] - -3.0) <= 1e-5);
+    nsdae_impulse_result_destroy(r);
+    nsdae_model_destroy(c.m);
+}
+
+/* D4's fallback: the clutch nonlinear in tau has no restart system but a brute-force array; as
+ * e -> 0 the shafts lock (w1 = w2, e3 is enforced at t*+e) and J1 w1 + J2 w2 tends to its left
+ * value 4 (the impulse tau1 + tau2 = 0 cancels; only the O(e) friction remains). */
+Test(impulse_clutch, nonlinear_in_tau_brute_force_fallback)
+{
+    change c;
+    const int prev[] = {6, 7, 4, 5, -1}, next[] = {6, 7, 2, 3, -1};
+    change_setup(&c, parse_model(CLUTCH), LABEL, prev, NULL, next);
+    nsdae_impulse_result *r = analyze(&c, -1);
+    cr_assert_eq(r->verdict, NSDAE_IMPULSE_NOT_RESCALABLE);
+    cr_assert_not_null(r->brute);
+    double left[8], plus[4];
+    left_state(left);
+    int i1 = state_index(r, W1, 0), i2 = state_index(r, W2, 0);
+    for (double eps = 1e-2; eps >= 1e-6; eps *= 1e-2) {
+        nsdae_impulse_numeric num;
+        nsdae_error err = {0};
+        cr_assert_eq(nsdae_impulse_brute_force(r, left, 1, eps, plus, NULL, &num, &err), NSDAE_OK, "%s", err.message);
+        cr_expect(fabs(plus[i1] - plus[i2]) <= 1e-12);
+        cr_expect(fabs(1.0 * plus[i1] + 3.0 * plus[i2] - 4.0) <= 10 * eps, "eps %g: momentum %.12f", eps,
+                  plus[i1] + 3 * plus[i2]);
+    }
+    nsdae_impulse_result_destroy(r);
+    nsdae_model_destroy(c.m);
+}

@@ -291,3 +291,34 @@ Test(impulse_cup, exogenous_change_projects_positions_only)
     nsdae_impulse_result_destroy(r);
     nsdae_model_destroy(c.m);
 }
+
+/* Digest 2.3 / 4.4: the brute-force array (unscaled f1-f5 with x. = x + e x') gives v+ = (0.11274,
+ * 0.08491), e*lambda = 1.47876 at e = 1e-2; (0.159527, 0.119650), 1.400789 at 1e-4;
+ * (0.1599953, 0.1199965), 1.4000079 at 1e-6: O(e) convergence to the restart. */
+Test(impulse_cup, brute_force_array_converges_to_the_inelastic_restart)
+{
+    change c;
+    const int prev[] = {0, 1, 4, 5, -1}, next[] = {0, 1, 2, 3, -1};
+    change_setup(&c, parse_model(CUP), LABEL, prev, NULL, next);
+    c.in.guard = nsdae_model_equation(c.m, 2)->residual;
+    nsdae_impulse_result *r = analyze(&c, -1);
+    cr_assert_eq(r->verdict, NSDAE_IMPULSE_OK);
+    cr_assert_not_null(r->brute);
+    const double eps[3] = {1e-2, 1e-4, 1e-6};
+    const double vx[3] = {0.11274, 0.159527, 0.1599953}, vy[3] = {0.08491, 0.119650, 0.1199965};
+    const double pl[3] = {1.47876, 1.400789, 1.4000079}, tol[3] = {1e-5, 1e-6, 1e-7};
+    double left[12], plus[8], aux[128];
+    left_state(left, 4);
+    int ivx = state_index(r, X, 1), ivy = state_index(r, Y, 1), il = avar_index(r, LAMBDA, 0, 0);
+    for (int k = 0; k < 3; k++) {
+        nsdae_impulse_numeric num;
+        nsdae_error err = {0};
+        cr_assert_eq(nsdae_impulse_brute_force(r, left, 2, eps[k], plus, aux, &num, &err), NSDAE_OK, "%s",
+                     err.message);
+        cr_expect(fabs(plus[ivx] - vx[k]) <= tol[k], "eps %g: x'+ = %.9f", eps[k], plus[ivx]);
+        cr_expect(fabs(plus[ivy] - vy[k]) <= tol[k], "eps %g: y'+ = %.9f", eps[k], plus[ivy]);
+        cr_expect(fabs(aux[il] - pl[k]) <= tol[k] * 10, "eps %g: e*lambda = %.9f", eps[k], aux[il]);
+    }
+    nsdae_impulse_result_destroy(r);
+    nsdae_model_destroy(c.m);
+}
