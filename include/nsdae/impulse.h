@@ -145,6 +145,8 @@ typedef struct nsdae_impulse_numeric {
     int nonlinear;                  /* H15: the system is nonlinear in its unknowns: the solution
                                        found from the left limits is only locally unique */
     double step;                    /* max-norm distance from the left limits to the solution */
+    double fact_residual;           /* H14: |g| at the left limits when the analysis used facts of the
+                                       guard g (they must nearly hold there); NAN otherwise */
 } nsdae_impulse_numeric;
 
 /* Solves the restart system at a left-limit state by Newton from the left limits.

@@ -84,6 +84,7 @@ struct nsdae_impulse_system {
     int K;
     int *prev_d;
     int *unk_mu;                /* impulse order of each unknown, -1 when unknown */
+    const nsdae_expr *guard;    /* the guard g (model leaves) whose root fact the analysis assumed */
 };
 
 /* Slot of array variable a in the order-0 block of the evaluation environment. */

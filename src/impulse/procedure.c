@@ -116,6 +116,7 @@ nsdae_status imp_system_alloc(const imp_ctx *cx, const imp_array *a, int n, int 
     s->nvars = cx->in->nvars;
     s->nleaf = IMP_LEAF(cx->in, a->nv) + extra_leaves;
     s->eps_var = -1;
+    s->guard = cx->ell >= 0 ? cx->in->guard : NULL;
     s->K = a->K;
     memcpy(s->prev_d, cx->prev.d, (size_t)cx->in->nvars * sizeof(int));
     s->n = n;

@@ -130,6 +130,7 @@ static nsdae_status solve(const nsdae_impulse_result *r, const nsdae_impulse_sys
         w.x[u] = !sy->unk_head[u] && sy->unk_order[u] <= max_order ? left[sy->unk_order[u] * sy->nvars + sy->unk_var[u]] : 0;
     memcpy(x0, w.x, m * sizeof(double));
     nsdae_eval_env env = {sy->params, sy->nparams, w.env, nl, max_order, 0};
+    num->fact_residual = sy->guard ? fabs(nsdae_expr_eval(sy->guard, &env)) : NAN;
     /* 2. Newton with the rank check at every iterate */
     int ok = newton(sy, &env, &w, num);
     num->nonlinear = sy->nonlinear;

@@ -322,3 +322,49 @@ Test(impulse_cup, brute_force_array_converges_to_the_inelastic_restart)
     nsdae_impulse_result_destroy(r);
     nsdae_model_destroy(c.m);
 }
+
+/* H14: the facts assumed by the analysis are the guard's root fact; at a left state on the circle
+ * it holds (|g| = 0), off the circle the residual says how far. */
+Test(impulse_cup, fact_residual_is_the_guard_at_the_left_limits)
+{
+    change c;
+    const int prev[] = {0, 1, 4, 5, -1}, next[] = {0, 1, 2, 3, -1};
+    change_setup(&c, parse_model(CUP), LABEL, prev, NULL, next);
+    c.in.guard = nsdae_model_equation(c.m, 2)->residual;
+    nsdae_impulse_result *r = analyze(&c, -1);
+    double left[12], plus[8];
+    nsdae_impulse_numeric num;
+    left_state(left, 4);
+    cr_assert_eq(nsdae_impulse_restart(r, left, 2, plus, NULL, &num, NULL), NSDAE_OK);
+    cr_expect_leq(num.fact_residual, 1e-15);
+    left[X] = 0.9; /* |p|^2 = 1.45: g = 1 - 1.45 */
+    cr_assert_eq(nsdae_impulse_restart(r, left, 2, plus, NULL, &num, NULL), NSDAE_OK);
+    cr_expect_float_eq(num.fact_residual, 0.45, 1e-14);
+    nsdae_impulse_result_destroy(r);
+    nsdae_model_destroy(c.m);
+}
+
+/* D1: a new mode that fails the Sigma-method (lambda = 0 twice, s never determined). */
+Test(impulse_cup, structurally_singular_new_mode_is_d1)
+{
+    change c;
+    const int prev[] = {0, 1, 4, 5, -1}, next[] = {0, 1, 2, 4, -1};
+    change_setup(&c, parse_model(CUP), LABEL, prev, NULL, next);
+    nsdae_impulse_result *r = analyze(&c, -1);
+    cr_expect_eq(r->verdict, NSDAE_IMPULSE_SINGULAR_MODE);
+    cr_expect(has_diag(r, "D1"));
+    cr_expect_null(r->system);
+    cr_expect_eq(nsdae_impulse_restart(r, (double[12]){0}, 2, NULL, NULL, NULL, NULL), NSDAE_INVALID_INPUT);
+    nsdae_impulse_result_destroy(r);
+    nsdae_model_destroy(c.m);
+}
+
+Test(impulse_cup, bad_input_is_an_error_naming_the_cause)
+{
+    nsdae_impulse_input in = {0};
+    nsdae_impulse_result *r = (nsdae_impulse_result *)1;
+    nsdae_error err = {0};
+    cr_expect_eq(nsdae_impulse_analyze(&in, NULL, &r, &err), NSDAE_INVALID_INPUT);
+    cr_expect_null(r);
+    cr_expect(strstr(err.message, "pool") != NULL, "%s", err.message);
+}
