@@ -75,10 +75,7 @@ nsdae_status imp_brute(const imp_ctx *cx, const imp_array *a, const int *mu, con
         if (e->kind == IMP_EQ_EULER) s->eq[r] = unscaled_euler(&t, e);
         else st = imp_relabel(cx->in->pool, e->expr, map_taylor, &t, &s->eq[r], err);
         if (st == NSDAE_OK && !s->eq[r]) st = nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory");
-        const imp_avar *v = &a->v[e->matched];
-        s->unk[r] = e->matched, s->unk_var[r] = v->var, s->unk_order[r] = v->m, s->unk_head[r] = v->k < a->K;
-        s->unk_mu[r] = mu ? mu[e->matched] : -1;
-        r++;
+        imp_system_set_unknown(s, r++, a, e->matched, mu);
     }
     if (st == NSDAE_OK) st = imp_system_jacobian(cx, s, err);
     if (st != NSDAE_OK) imp_system_free(s);

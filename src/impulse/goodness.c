@@ -32,6 +32,15 @@ static nsdae_status drop_redundant_laws(imp_ctx *cx, imp_array *a, nsdae_impulse
     return NSDAE_OK;
 }
 
+/* Names equation i and its dependent variables in d. */
+static int diag_eq_and_vars(imp_ctx *cx, imp_array *a, nsdae_impulse_diag *d, int i)
+{
+    if (imp_diag_eq(cx, a, d, i)) return -1;
+    for (int t = 0; t < a->e[i].ndep; t++)
+        if (imp_diag_var(cx, a, d, a->e[i].dep[t])) return -1;
+    return 0;
+}
+
 static nsdae_status report_conflict(imp_ctx *cx, imp_array *a, const int *var_match, int bad,
                                     nsdae_impulse_result *r, nsdae_error *err)
 {
@@ -60,18 +69,14 @@ static nsdae_status report_conflict(imp_ctx *cx, imp_array *a, const int *var_ma
         }
     }
     nsdae_status st = NSDAE_OK;
-    for (int i = 0; i < a->ne && st == NSDAE_OK; i++) {
-        if (!in_part[i]) continue;
-        if (imp_diag_eq(cx, a, d, i)) st = NOMEM(err);
-        for (int t = 0; t < a->e[i].ndep && st == NSDAE_OK; t++)
-            if (imp_diag_var(cx, a, d, a->e[i].dep[t])) st = NOMEM(err);
-    }
+    for (int i = 0; i < a->ne && st == NSDAE_OK; i++)
+        if (in_part[i] && diag_eq_and_vars(cx, a, d, i)) st = NOMEM(err);
     free(in_part);
     return st;
 }
 
-static nsdae_status report_unmatched(imp_ctx *cx, imp_array *a, const int *var_match, int bad,
-                                     nsdae_impulse_result *r, nsdae_error *err)
+static nsdae_status report_unmatched(imp_ctx *cx, imp_array *a, const int *var_match, nsdae_impulse_result *r,
+                                     nsdae_error *err)
 {
     r->verdict = NSDAE_IMPULSE_UNDERDETERMINED;
     nsdae_impulse_diag *d = imp_diag_add(r, "D2", "under-determined mode change: a dependent variable cannot be "
@@ -90,9 +95,7 @@ static nsdae_status report_unmatched(imp_ctx *cx, imp_array *a, const int *var_m
     for (int i = 0; i < a->ne && st == NSDAE_OK; i++)
         if (a->e[i].matched >= 0 && under[a->e[i].matched] && imp_diag_eq(cx, a, d, i)) st = NOMEM(err);
     free(under);
-    (void)bad;
     return st;
-    return NSDAE_OK;
 }
 
 static nsdae_status report_infinite(imp_ctx *cx, imp_array *a, const int *inf, int bad_eq,
@@ -103,11 +106,7 @@ static nsdae_status report_infinite(imp_ctx *cx, imp_array *a, const int *inf, i
                                          "term (or the impulse orders are infinite); the brute-force array with a "
                                          "small e may still apply");
     if (!d) return NOMEM(err);
-    if (bad_eq >= 0) {
-        if (imp_diag_eq(cx, a, d, bad_eq)) return NOMEM(err);
-        for (int t = 0; t < a->e[bad_eq].ndep; t++)
-            if (imp_diag_var(cx, a, d, a->e[bad_eq].dep[t])) return NOMEM(err);
-    }
+    if (bad_eq >= 0 && diag_eq_and_vars(cx, a, d, bad_eq)) return NOMEM(err);
     for (int v = 0; v < a->nv; v++)
         if (inf[v] && imp_diag_var(cx, a, d, v)) return NOMEM(err);
     return NSDAE_OK;
@@ -173,7 +172,7 @@ nsdae_status imp_try_height(imp_ctx *cx, int K, nsdae_impulse_result *r, imp_arr
     nsdae_status st = drop_redundant_laws(cx, a, r, err);
     if (st == NSDAE_OK) st = imp_cover(a, var_match, &bad_eq, &bad_var, err);
     if (st == NSDAE_OK && bad_eq >= 0) st = report_conflict(cx, a, var_match, bad_eq, r, err);
-    else if (st == NSDAE_OK && bad_var >= 0) st = report_unmatched(cx, a, var_match, bad_var, r, err);
+    else if (st == NSDAE_OK && bad_var >= 0) st = report_unmatched(cx, a, var_match, r, err);
     cx->covered = st == NSDAE_OK && bad_eq < 0 && bad_var < 0;
     if (cx->covered) st = check_offsets(cx, a, var_match, inf, mu, keep, r, err);
     free(var_match);

@@ -96,6 +96,8 @@ nsdae_status imp_procedure(const imp_ctx *cx, const imp_array *a, const int *mu,
 void imp_system_free(nsdae_impulse_system *s);
 nsdae_status imp_system_alloc(const imp_ctx *cx, const imp_array *a, int n, int extra_leaves,
                               nsdae_impulse_system **out, nsdae_error *err);
+/* Unknown r of s is array variable v (mu: impulse orders, or NULL). */
+void imp_system_set_unknown(nsdae_impulse_system *s, int r, const imp_array *a, int v, const int *mu);
 /* Jacobian expressions and the nonlinearity flag of a filled system. */
 nsdae_status imp_system_jacobian(const imp_ctx *cx, nsdae_impulse_system *s, nsdae_error *err);
 

@@ -126,6 +126,13 @@ nsdae_status imp_system_alloc(const imp_ctx *cx, const imp_array *a, int n, int 
     return NSDAE_OK;
 }
 
+void imp_system_set_unknown(nsdae_impulse_system *s, int r, const imp_array *a, int v, const int *mu)
+{
+    const imp_avar *x = &a->v[v];
+    s->unk[r] = v, s->unk_var[r] = x->var, s->unk_order[r] = x->m, s->unk_head[r] = x->k < a->K;
+    s->unk_mu[r] = mu ? mu[v] : -1;
+}
+
 nsdae_status imp_procedure(const imp_ctx *cx, const imp_array *a, const int *mu, const int *keep,
                            nsdae_impulse_system **out, nsdae_error *err)
 {
@@ -145,10 +152,7 @@ nsdae_status imp_procedure(const imp_ctx *cx, const imp_array *a, const int *mu,
         else st = rescale_model(cx, a, e, mu, &f, err);
         if (st == NSDAE_OK && !f) st = nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory");
         if (st == NSDAE_OK) st = imp_relabel(cx->in->pool, f, map_rename, &rc, &s->eq[r], err);
-        const imp_avar *v = &a->v[e->matched];
-        s->unk[r] = e->matched, s->unk_var[r] = v->var, s->unk_order[r] = v->m, s->unk_head[r] = v->k < a->K;
-        s->unk_mu[r] = mu[e->matched];
-        r++;
+        imp_system_set_unknown(s, r++, a, e->matched, mu);
     }
     if (st == NSDAE_OK) st = imp_system_jacobian(cx, s, err);
     if (st != NSDAE_OK) imp_system_free(s);

@@ -39,6 +39,17 @@ static const char *CUP_NO_S =
 static const char *const LABEL[] = {"e1", "e2", "k1", "k2", "k3", "k4", "inel"};
 enum { X = 0, Y = 1, LAMBDA = 2, S = 3 };
 
+/* The cup-and-ball mode lists: free = {e1, e2, k3, k4}, taut = {e1, e2, k1, k2}, the transient
+ * straight-rope mode = {e1, e2, k1, k2} (+ the law added by the test). */
+static const int FREE[] = {0, 1, 4, 5, -1}, TAUT[] = {0, 1, 2, 3, -1}, ROPE[] = {0, 1, 2, 3, -1};
+
+/* A change from the free mode; guard 1: the rope constraint's zero crossing (k1's residual). */
+static void cup_setup(change *c, const char *model, const int *trans, const int *next, int guard)
+{
+    change_setup(c, parse_model(model), LABEL, FREE, trans, next);
+    if (guard) c->in.guard = nsdae_model_equation(c->m, 2)->residual;
+}
+
 static void left_state(double *left, int nvars)
 {
     /* left[order * nvars + j]; free flight: lambda = s = 0, x'' = 0, y'' = -g */
@@ -86,9 +97,7 @@ static void check_restart_no_momentum(const nsdae_impulse_result *r, double vx, 
 Test(impulse_cup, inelastic_free_to_taut_is_k1_with_impulsive_accelerations)
 {
     change c;
-    const int prev[] = {0, 1, 4, 5, -1}, next[] = {0, 1, 2, 3, -1};
-    change_setup(&c, parse_model(CUP), LABEL, prev, NULL, next);
-    c.in.guard = nsdae_model_equation(c.m, 2)->residual; /* L^2 - (x^2 + y^2) (from k4, s = 0) */
+    cup_setup(&c, CUP, NULL, TAUT, 1); /* guard L^2 - (x^2 + y^2) (from k4, s = 0) */
     nsdae_impulse_result *r = analyze(&c, -1);
     dump(r);
     cr_assert_eq(r->verdict, NSDAE_IMPULSE_OK);
@@ -141,8 +150,7 @@ static void add_transient(change *c, const nsdae_expr *e, const char *name)
 Test(impulse_cup, elastic_cascade_with_newton_law_reflects_the_radial_velocity)
 {
     change c;
-    const int prev[] = {0, 1, 4, 5, -1}, trans[] = {0, 1, 2, 3, -1}, next[] = {0, 1, 4, 5, -1};
-    change_setup(&c, parse_model(CUP), LABEL, prev, trans, next);
+    cup_setup(&c, CUP, ROPE, FREE, 0);
     add_transient(&c, newton_law(&c, 1.0), "N");
     c.in.guard = nsdae_model_equation(c.m, 2)->residual;
     nsdae_impulse_result *r = analyze(&c, -1);
@@ -164,9 +172,7 @@ Test(impulse_cup, elastic_cascade_with_newton_law_reflects_the_radial_velocity)
 Test(impulse_cup, elastic_without_law_is_underdetermined)
 {
     change c;
-    const int prev[] = {0, 1, 4, 5, -1}, trans[] = {0, 1, 2, 3, -1}, next[] = {0, 1, 4, 5, -1};
-    change_setup(&c, parse_model(CUP), LABEL, prev, trans, next);
-    c.in.guard = nsdae_model_equation(c.m, 2)->residual;
+    cup_setup(&c, CUP, ROPE, FREE, 1);
     nsdae_impulse_result *r = analyze(&c, 1);
     dump(r);
     cr_assert_eq(r->verdict, NSDAE_IMPULSE_UNDERDETERMINED);
@@ -182,8 +188,7 @@ Test(impulse_cup, elastic_without_law_is_underdetermined)
 Test(impulse_cup, long_rope_mode_with_elastic_law_is_inconsistent)
 {
     change c;
-    const int prev[] = {0, 1, 4, 5, -1}, trans[] = {0, 1, 2, 3, -1}, next[] = {0, 1, 2, 3, -1};
-    change_setup(&c, parse_model(CUP), LABEL, prev, trans, next);
+    cup_setup(&c, CUP, ROPE, TAUT, 0);
     add_transient(&c, newton_law(&c, 1.0), "N");
     c.in.guard = nsdae_model_equation(c.m, 2)->residual;
     nsdae_impulse_result *r = analyze(&c, -1);
@@ -200,9 +205,8 @@ Test(impulse_cup, long_rope_mode_with_elastic_law_is_inconsistent)
 Test(impulse_cup, redundant_inelastic_law_is_fused)
 {
     change c;
-    const int prev[] = {0, 1, 4, 5, -1}, trans[] = {0, 1, 2, 3, 6, -1}, next[] = {0, 1, 2, 3, -1};
-    change_setup(&c, parse_model(CUP), LABEL, prev, trans, next);
-    c.in.guard = nsdae_model_equation(c.m, 2)->residual;
+    cup_setup(&c, CUP, ROPE, TAUT, 1);
+    add_transient(&c, nsdae_model_equation(c.m, 6)->residual, "inel");
     nsdae_impulse_result *r = analyze(&c, -1);
     dump(r);
     cr_assert_eq(r->verdict, NSDAE_IMPULSE_OK);
@@ -218,8 +222,7 @@ Test(impulse_cup, redundant_inelastic_law_is_fused)
 Test(impulse_cup, damped_vertical_law_of_seed_001)
 {
     change c;
-    const int prev[] = {0, 1, 4, 5, -1}, trans[] = {0, 1, 2, 3, -1}, next[] = {0, 1, 4, 5, -1};
-    change_setup(&c, parse_model(CUP), LABEL, prev, trans, next);
+    cup_setup(&c, CUP, ROPE, FREE, 0);
     nsdae_expr_pool *p = c.in.pool;
     const nsdae_expr *law = nsdae_expr_binary(
         p, NSDAE_EXPR_ADD, nsdae_expr_var(p, Y, 1),
@@ -298,9 +301,7 @@ Test(impulse_cup, exogenous_change_projects_positions_only)
 Test(impulse_cup, brute_force_array_converges_to_the_inelastic_restart)
 {
     change c;
-    const int prev[] = {0, 1, 4, 5, -1}, next[] = {0, 1, 2, 3, -1};
-    change_setup(&c, parse_model(CUP), LABEL, prev, NULL, next);
-    c.in.guard = nsdae_model_equation(c.m, 2)->residual;
+    cup_setup(&c, CUP, NULL, TAUT, 1);
     nsdae_impulse_result *r = analyze(&c, -1);
     cr_assert_eq(r->verdict, NSDAE_IMPULSE_OK);
     cr_assert_not_null(r->brute);
@@ -328,9 +329,7 @@ Test(impulse_cup, brute_force_array_converges_to_the_inelastic_restart)
 Test(impulse_cup, fact_residual_is_the_guard_at_the_left_limits)
 {
     change c;
-    const int prev[] = {0, 1, 4, 5, -1}, next[] = {0, 1, 2, 3, -1};
-    change_setup(&c, parse_model(CUP), LABEL, prev, NULL, next);
-    c.in.guard = nsdae_model_equation(c.m, 2)->residual;
+    cup_setup(&c, CUP, NULL, TAUT, 1);
     nsdae_impulse_result *r = analyze(&c, -1);
     double left[12], plus[8];
     nsdae_impulse_numeric num;
