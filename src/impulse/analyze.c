@@ -102,9 +102,7 @@ static void height_range(const imp_ctx *cx, int *lo, int *hi)
         for (int i = 0; i < in->next.n; i++) {
             int c = cx->next.c[i];
             for (int m = 0; m < c; m++) {
-                int fact = m == 0 && K <= cx->ell && in->guard &&
-                           imp_proportional(in, in->next.residual[i], in->guard, 2 * in->nvars);
-                if (fact) continue;
+                if (imp_is_fact(cx, i, m, K)) continue;
                 if (K < c - m) p_lo = p_hi = 0;
                 int some_free = 0, some_past = 0;
                 for (int j = 0; j < in->nvars; j++) {

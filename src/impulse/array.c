@@ -96,6 +96,16 @@ int imp_proportional(const nsdae_impulse_input *in, const nsdae_expr *r, const n
     return ok;
 }
 
+/* Lemma 3 with digest 1.6 [IMPL] step 2: f^(m) shifted k is a fact when k <= ell and f^(m) is a
+ * constant multiple of the guard g (g shifted k is then entailed up to O(e)). With the guard on s'
+ * (seed 004 D.3), k1' = -2 (x x' + y y') is the fact, not k1. */
+int imp_is_fact(const imp_ctx *cx, int i, int m, int k)
+{
+    const nsdae_impulse_input *in = cx->in;
+    return k <= cx->ell && in->guard &&
+           imp_proportional(in, cx->dnext[i * (cx->cmax + 1) + m], in->guard, 2 * in->nvars);
+}
+
 static int in_list(const nsdae_impulse_eqs *l, const nsdae_expr *r)
 {
     for (int i = 0; i < l->n; i++)
@@ -134,7 +144,7 @@ static nsdae_status add_model_eqs(imp_ctx *cx, imp_array *a, nsdae_error *err)
                 *e = (imp_aeq){.kind = IMP_EQ_MODEL, .src = i, .m = m, .k = k, .expr = ex, .tail = k == K,
                                .ena = must_enable(cx, i, m, k, K), .matched = -1, .rest_n = -1};
                 e->reluctant = in->transient.n > 0 && k < K && in_list(&in->transient, in->next.residual[i]) < 0;
-                e->fact = m == 0 && k <= cx->ell && in->guard && imp_proportional(in, in->next.residual[i], in->guard, 2 * in->nvars);
+                e->fact = imp_is_fact(cx, i, m, k);
             }
     for (int t = 0; t < cx->nlaw; t++) {
         int i = cx->law[t];

@@ -121,6 +121,8 @@ void imp_mode_sigma_free(imp_mode_sigma *s);
 /* array.c */
 int imp_is_past(const imp_ctx *cx, int var, int m, int k);
 int imp_find_avar(const imp_array *a, int var, int m, int k);
+/* Whether the new mode's equation i, differentiated m times and shifted k times, is a fact. */
+int imp_is_fact(const imp_ctx *cx, int i, int m, int k);
 /* Whether r = c g, c a nonzero constant, at three pseudo-random points of the leaves 0 .. nv-1. */
 int imp_proportional(const nsdae_impulse_input *in, const nsdae_expr *r, const nsdae_expr *g, int nv);
 nsdae_status imp_array_build(imp_ctx *cx, int K, imp_array *a, nsdae_error *err);

@@ -367,3 +367,37 @@ Test(impulse_cup, bad_input_is_an_error_naming_the_cause)
     cr_expect_null(r);
     cr_expect(strstr(err.message, "pool") != NULL, "%s", err.message);
 }
+
+/* Digest 2.6 D.3: the guard on s' (s' = -2 (x x' + y y') in the free mode) makes k1' at t* the
+ * fact (ell = 0) and k1 a conflict: the analysis and conclusion are those of D.2 (K = 2,
+ * positions projected, velocities undetermined). Left state tangent: x x' + y y' = 0. */
+Test(impulse_cup, guard_on_the_gap_rate_behaves_as_the_exogenous_change)
+{
+    change c;
+    const int prev[] = {0, 1, 4, 5, -1}, next[] = {0, 1, 2, -1};
+    static const char *const lab[] = {"e1", "e2", "k1", "k2", "k3", "k4", "inel"};
+    change_setup(&c, parse_model(CUP_NO_S), lab, prev, NULL, next);
+    /* the guard x x' + y y', in this model's pool */
+    nsdae_expr_pool *p = c.in.pool;
+    c.in.guard = nsdae_expr_binary(p, NSDAE_EXPR_ADD,
+                                   nsdae_expr_binary(p, NSDAE_EXPR_MUL, nsdae_expr_var(p, X, 0), nsdae_expr_var(p, X, 1)),
+                                   nsdae_expr_binary(p, NSDAE_EXPR_MUL, nsdae_expr_var(p, Y, 0), nsdae_expr_var(p, Y, 1)));
+    nsdae_impulse_result *r = analyze(&c, -1);
+    dump(r);
+    cr_assert_eq(r->verdict, NSDAE_IMPULSE_PARTIAL);
+    cr_expect_eq(r->height, 2);
+    int ix = state_index(r, X, 0), iy = state_index(r, Y, 0), ivx = state_index(r, X, 1), ivy = state_index(r, Y, 1);
+    cr_expect(r->states[ix].determined && r->states[iy].determined);
+    cr_expect(!r->states[ivx].determined && !r->states[ivy].determined);
+    double left[12] = {0}, plus[8], aux[256];
+    left[X] = 1.2, left[Y] = -1.6, left[4 + X] = 1.6, left[4 + Y] = 1.2, left[8 + Y] = -9.81;
+    nsdae_impulse_numeric num;
+    nsdae_error err = {0};
+    cr_assert_lt(r->navars, 256);
+    cr_assert_eq(nsdae_impulse_restart(r, left, 2, plus, aux, &num, &err), NSDAE_OK, "%s", err.message);
+    cr_expect_float_eq(plus[ix], 0.6, 1e-12);
+    cr_expect_float_eq(plus[iy], -0.8, 1e-12);
+    cr_expect_leq(num.fact_residual, 1e-15);
+    nsdae_impulse_result_destroy(r);
+    nsdae_model_destroy(c.m);
+}
