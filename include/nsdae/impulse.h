@@ -17,10 +17,27 @@
  * expression pool. An equation common to two modes is recognised by pointer equality of its
  * residual (expressions are hash-consed), as the model IR gives it.
  *
- * Array variables are written x^(m) shifted k times, printed "der(x)@t*+1e" (k = 1). The
- * analysis uses one height K for the whole array (digest 4.2 item 4 allows one per coupled
- * block; one constant height covers the paper's examples). Cost: the array has O(K * sum c_f)
- * equations; matching O(E V), longest path O(V E): small for the modes of real models.
+ * Array variables are x^(m) shifted k times, printed "der(x)@t*+e" (k = 1), "x@t*+2e", and
+ * "x@t*-" for a pre() left limit. Engineering decisions where the paper is ambiguous (digest
+ * [IMPL]/[AMBIG] notes):
+ *   - one height K for the whole array, searched in [K_*, K^*] (4.2 item 4 allows one per coupled
+ *     block; one height covers the paper's examples);
+ *   - past variables: y^(m) shifted k with m + k <= d-_y - 1 (1.6 step B, closed form);
+ *   - facts: f^(m) shifted k <= ell that is a constant multiple of the guard, tested numerically
+ *     at pseudo-random points (1.6 [IMPL]);
+ *   - Euler identities: per ~-class a star towards its most shifted member (1.4 [IMPL]);
+ *   - every state and leading variable of the new mode at the last instant is in the array (the
+ *     tail, read as in Lemma 4 and Example 1);
+ *   - cascades: must-enable = tail consistency equations, the law T, equations active in all three
+ *     modes, Euler identities; new-mode equations the transient mode replaces are enabled before
+ *     the tail only for variables no other equation can take (1.14 [IMPL] ii);
+ *   - the matching first covers the must-enable equations, then the variables (1.10 [IMPL]);
+ *   - (125) failures go through Corollary 1 before (124)/(130) are checked on the determined part;
+ *   - the last block's leading equations are kept (their variables are restart values of the
+ *     leading derivatives, impulse order 0).
+ * Cost: the array has O(K * sum c_f) equations; matching O(E V), longest path O(V E): small for
+ * the modes of real models. Not thread-safe for one input: the analysis adds expressions to the
+ * input's pool.
  */
 #ifndef NSDAE_IMPULSE_H
 #define NSDAE_IMPULSE_H

@@ -1,7 +1,8 @@
 /* The numeric restart (digest 1.11 "Solving", 1.7 [IMPL], H10, H15): Newton on Procedure 1's
- * restart system from the left limits. The Jacobian's singular values (LAPACKE dgesvd) give the
- * rank and condition number at every iterate: structurally regular but numerically singular
- * (F.2) is diagnosed as D7 rather than solved by a least-squares guess. */
+ * restart system from the left limits (LU solves, LAPACKE dgesv). The Jacobian's singular values
+ * (dgesvd) at the final iterate give its rank and condition number: structurally regular but
+ * numerically singular (F.2) is diagnosed as D7 rather than solved by a least-squares guess. The
+ * brute-force array is solved the same way with e as one more leaf. */
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -62,8 +63,10 @@ static int newton(const nsdae_impulse_system *sy, nsdae_eval_env *env, work *w, 
         for (int i = 0; i < n; i++) w->F[i] = -w->F[i];
         if (LAPACKE_dgesv(LAPACK_COL_MAJOR, n, 1, w->A, n, w->piv, w->F, n) != 0) break;
         double dmax = 0, xmax = 0;
+        int finite = 1;
+        for (int u = 0; u < n; u++) finite &= isfinite(w->F[u]);
+        if (!finite) break;
         for (int u = 0; u < n; u++) {
-            if (!isfinite(w->F[u])) return 0;
             w->x[u] += w->F[u];
             dmax = fabs(w->F[u]) > dmax ? fabs(w->F[u]) : dmax;
             xmax = fabs(w->x[u]) > xmax ? fabs(w->x[u]) : xmax;
