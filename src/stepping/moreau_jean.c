@@ -19,7 +19,7 @@
  * Option `dissipative` (lagrangian.h) takes e = 1 on active contacts that are separating.
  */
 #include <nsdae/moreau.h>
-#include <nsdae/stepper.h>
+#include <nsdae/time_grid.h>
 #include <nsdae/tolerances.h>
 
 #include "stepping/contact_lcp.h"
@@ -206,14 +206,8 @@ static void format_state(char *buf, size_t size, const nsdae_lagrangian *s, cons
     }
 }
 
-static nsdae_status check_options(const nsdae_lagrangian *s, const nsdae_moreau_options *o, double theta,
-                                  nsdae_error *err)
+static nsdae_status check_options(const nsdae_lagrangian *s, double theta, nsdae_error *err)
 {
-    if (!isfinite(o->t0) || !isfinite(o->stop) || !(o->stop > o->t0))
-        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "moreau: stop time %g must be finite and after t0 = %g",
-                               o->stop, o->t0);
-    if (o->nsteps <= 0 && !(o->step > 0.0 && isfinite(o->step)))
-        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "moreau: step %g must be positive and finite", o->step);
     if (!(theta >= 0.5 && theta <= 1.0))
         return nsdae_error_set(err, NSDAE_INVALID_INPUT, "moreau: theta %g is outside [1/2, 1]", theta);
     return nsdae_lagrangian_validate(s, err);
@@ -226,14 +220,13 @@ nsdae_status nsdae_moreau_run(const nsdae_lagrangian *s, const nsdae_moreau_opti
     nsdae_moreau_summary sum = {0};
     if (summary) *summary = sum;
     const double theta = o->theta > 0.0 ? o->theta : 0.5;
-    nsdae_status st = check_options(s, o, theta, err);
+    /* the step grid is every engine's one (time_grid.h) */
+    nsdae_time_grid grid;
+    nsdae_status st = nsdae_time_grid_make(o->t0, o->stop, o->nsteps, o->step, &grid, err);
+    if (st == NSDAE_OK) st = check_options(s, theta, err);
     if (st != NSDAE_OK) return st;
-
-    /* the step grid is the MLCS steppers' one: h = T/N, or a fixed h with a shortened last step */
-    nsdae_stepper_options grid = {.t0 = o->t0, .stop = o->stop, .nsteps = o->nsteps, .step = o->step};
-    double h;
-    const long n = nsdae_stepper_steps(&grid, &h);
-    sum.h = h;
+    const long n = grid.n;
+    sum.h = grid.h;
     sum.t_end = o->t0;
 
     mj_work w;
@@ -249,10 +242,10 @@ nsdae_status nsdae_moreau_run(const nsdae_lagrangian *s, const nsdae_moreau_opti
     if (st != NSDAE_OK || (cb && cb(&rec, ctx))) goto done;
 
     for (long k = 0; k < n; k++) {
-        const double t0 = o->t0 + (double)k * h, t1 = k + 1 >= n ? o->stop : o->t0 + (double)(k + 1) * h;
+        const double t0 = nsdae_time_grid_time(&grid, k), t1 = nsdae_time_grid_time(&grid, k + 1);
         int nactive;
         double residual;
-        st = one_step(s, &w, t0, t1 - t0, theta, o->dissipative != 0, &nactive, &residual, err);
+        st = one_step(s, &w, t0, nsdae_time_grid_step(&grid, k), theta, o->dissipative != 0, &nactive, &residual, err);
         if (st != NSDAE_OK) {
             char state[400], cause[NSDAE_ERROR_MESSAGE_SIZE];
             format_state(state, sizeof state, s, &w);

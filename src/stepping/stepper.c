@@ -1,6 +1,7 @@
 /* The fixed-step loop shared by every MLCS scheme: one MLCP per step, then either the
  * minimal-norm selection (seed 003, (15)) or Siconos' first solution (plain implicit Euler). */
 #include <nsdae/stepper.h>
+#include <nsdae/time_grid.h>
 #include <nsdae/tolerances.h>
 
 #include "stepping/step_mlcp.h"
@@ -34,11 +35,6 @@ static double scheme_gamma(const nsdae_stepper_options *o)
 static nsdae_status check_options(const nsdae_mlcs *s, const nsdae_stepper_options *o, double theta,
                                   nsdae_error *err)
 {
-    if (!isfinite(o->t0) || !isfinite(o->stop) || !(o->stop > o->t0))
-        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "stepper: stop time %g must be finite and after t0 = %g",
-                               o->stop, o->t0);
-    if (o->nsteps <= 0 && !(o->step > 0.0 && isfinite(o->step)))
-        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "stepper: step %g must be positive and finite", o->step);
     if (!(theta >= 0.5 && theta <= 1.0))
         return nsdae_error_set(err, NSDAE_INVALID_INPUT, "stepper: theta %g is outside [1/2, 1]", theta);
     if (!(o->gamma <= 0.0 || (o->gamma >= 0.5 && o->gamma <= 1.0)))
@@ -56,21 +52,11 @@ static nsdae_status check_options(const nsdae_mlcs *s, const nsdae_stepper_optio
 
 long nsdae_stepper_steps(const nsdae_stepper_options *o, double *h)
 {
-    double span = o->stop - o->t0;
-    if (o->nsteps > 0) {
-        *h = span / (double)o->nsteps;
-        return o->nsteps;
-    }
-    *h = o->step;
-    if (!(o->step > 0.0)) return 0;
-    double n = ceil(span / o->step * (1.0 - NSDAE_TOL_STOP_TIME));
-    return n < 1.0 ? 1 : (long)n;
-}
-
-/* The time of step k: the last step lands exactly on stop. */
-static double step_time(const nsdae_stepper_options *o, long k, long n, double h)
-{
-    return k >= n ? o->stop : o->t0 + (double)k * h;
+    nsdae_time_grid g;
+    *h = o->nsteps > 0 ? (o->stop - o->t0) / (double)o->nsteps : o->step;
+    if (nsdae_time_grid_make(o->t0, o->stop, o->nsteps, o->step, &g, NULL) != NSDAE_OK) return 0;
+    *h = g.h;
+    return g.n;
 }
 
 typedef struct selection {
@@ -149,12 +135,13 @@ nsdae_status nsdae_stepper_run(const nsdae_mlcs *s, const nsdae_stepper_options 
     nsdae_stepper_summary sum = {0};
     if (summary) *summary = sum;
     const double theta = scheme_theta(o), gamma = scheme_gamma(o);
-    nsdae_status st = check_options(s, o, theta, err);
+    nsdae_time_grid grid;
+    nsdae_status st = nsdae_time_grid_make(o->t0, o->stop, o->nsteps, o->step, &grid, err);
+    if (st == NSDAE_OK) st = check_options(s, o, theta, err);
     if (st != NSDAE_OK) return st;
 
-    double h;
-    const long n = nsdae_stepper_steps(o, &h);
-    sum.h = h;
+    const long n = grid.n;
+    sum.h = grid.h;
     sum.t_end = o->t0;
     step_mlcp sm;
     selection sel = {0};
@@ -174,11 +161,9 @@ nsdae_status nsdae_stepper_run(const nsdae_mlcs *s, const nsdae_stepper_options 
     if (cb && cb(&rec, ctx)) goto done;
 
     for (long k = 0; k < n; k++) {
-        double t0 = step_time(o, k, n, h), t1 = step_time(o, k + 1, n, h);
-        /* every full step uses exactly h: t1 - t0 wobbles in the last bit from step to step, which
-         * would make each step's matrix a new one for the LCP workspace's cache; only a shortened
-         * last step differs */
-        double hk = k + 1 < n ? h : t1 - t0;
+        /* every full step uses exactly h (time_grid.h): the LCP workspace then sees one step matrix */
+        double t0 = nsdae_time_grid_time(&grid, k), t1 = nsdae_time_grid_time(&grid, k + 1);
+        double hk = nsdae_time_grid_step(&grid, k);
         /* z still holds the previous step's multipliers (0 at t0, as Siconos starts r at 0): the
          * lambda_k of gamma < 1, read before solve_step overwrites z */
         step_mlcp_build(&sm, s, t0, hk, theta, gamma, y, z + s->ny);
