@@ -12,7 +12,7 @@
 #ifndef NSDAE_RUN_RECORD_H
 #define NSDAE_RUN_RECORD_H
 
-#include <nsdae/lagrangian.h>
+#include <nsdae/moreau.h>
 #include <nsdae/mlcs.h>
 #include <nsdae/status.h>
 #include <nsdae/stepper.h>

@@ -1,9 +1,9 @@
 /* nsdae analyze MODEL [--mode CODE]... [--param NAME=VALUE]... [--json] [--strict]:
  * the structural analysis (Sigma-method) of every mode of a model, or of the named ones. */
 #include "cli/commands.h"
+#include "cli/model_source.h"
+#include "cli/options.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +17,7 @@
 
 static void usage(FILE *out)
 {
-    fputs("usage: nsdae analyze MODEL [--mode CODE]... [--param NAME=VALUE]... [--json] [--strict]\n"
+    fputs("usage: nsdae analyze MODEL [--mode CODE]... [--param NAME=VALUE[,NAME=VALUE...]]... [--json] [--strict]\n"
           "\n"
           "Structural analysis (Pryce's Sigma-method) of every mode of MODEL: signature matrix,\n"
           "highest-value transversal, offsets c (equations) and d (unknowns), structural index,\n"
@@ -39,12 +39,16 @@ static void usage(FILE *out)
           "  --mode CODE        analyse this mode only (repeatable). CODE has one choice per switch,\n"
           "                     separated by dots, e.g. 0.1.2 for three switches; '-' when there is\n"
           "                     none. Choices of switches nested in branches not chosen are ignored.\n"
-          "  --param NAME=VALUE override a parameter (repeatable)\n"
+          "  --param NAME=VALUE[,NAME=VALUE...]\n"
+          "                     override parameters (repeatable)\n"
+          "  --example NAME     a built-in example: accepted as everywhere, but a built-in is a system\n"
+          "                     given by its matrices or callbacks, without equations to analyse\n"
           "  --json             JSON report: {\"model\", \"switches\", \"mode_count\", \"modes\": [{\"mode\",\n"
           "                     \"code\", \"status\", \"index\", \"differentiations\", \"dof\", \"states\",\n"
           "                     \"latent\", \"offsets\", \"blocks\", ...}], \"skipped\"}\n"
           "  --strict           exit with status 3 when some analysed mode is not structurally ok\n"
           "  -h, --help         this text\n"
+          "Options take their value as --opt VALUE or --opt=VALUE; -- ends the options.\n"
           "\n"
           "status: ok, singular (no transversal), underdetermined, overdetermined; a structurally ok\n"
           "mode whose system Jacobian is singular at the start values is reported as numerically\n"
@@ -54,104 +58,74 @@ static void usage(FILE *out)
           out);
 }
 
-/* Value of an option given as "--opt VALUE" or "--opt=VALUE"; NULL (and *bad set) if missing. */
-static const char *option_value(int argc, char **argv, int *i, const char *opt, int *bad)
+enum { OPT_MODE = CLI_OPT_BASE, OPT_PARAM, OPT_EXAMPLE, OPT_JSON, OPT_STRICT };
+
+static const struct option long_options[] = {
+    {"mode", required_argument, NULL, OPT_MODE},
+    {"param", required_argument, NULL, OPT_PARAM},
+    {"example", required_argument, NULL, OPT_EXAMPLE},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"strict", no_argument, NULL, OPT_STRICT},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* Parses the command line. Returns 0, -1 after --help, or the exit status of a bad command line. */
+static int parse(int argc, char **argv, model_source *src, const char **modes, int *nmodes, int *json, int *strict)
 {
-    size_t n = strlen(opt);
-    if (strncmp(argv[*i], opt, n) == 0 && argv[*i][n] == '=') return argv[*i] + n + 1;
-    if (strcmp(argv[*i], opt) == 0) {
-        if (*i + 1 < argc) return argv[++*i];
-        *bad = 1;
+    const char *value;
+    int code, first, rc = 0;
+    cli_options_begin();
+    while (!rc && (code = cli_options_next("analyze", argc, argv, "h", long_options, &value, &first)) != CLI_OPT_END) {
+        if (code == 'h') {
+            usage(stdout);
+            return -1;
+        }
+        if (code == OPT_MODE) modes[(*nmodes)++] = value;
+        else if (code == OPT_PARAM) rc = cli_params_add(&src->params, "analyze", value);
+        else if (code == OPT_EXAMPLE) src->example = value;
+        else if (code == OPT_JSON) *json = 1;
+        else if (code == OPT_STRICT) *strict = 1;
+        else rc = CLI_USAGE;
     }
-    return NULL;
+    if (!rc && first + 1 < argc) {
+        fprintf(stderr, "nsdae analyze: one model only ('%s' and '%s')\n", argv[first], argv[first + 1]);
+        rc = CLI_USAGE;
+    }
+    if (!rc && first < argc) src->path = argv[first];
+    return rc;
 }
 
 int nsdae_cmd_analyze(int argc, char **argv)
 {
-    const char *model_path = NULL;
+    model_source src;
+    model_source_init(&src);
     const char **modes = calloc((size_t)argc + 1, sizeof *modes);
-    const char **params = calloc((size_t)argc + 1, sizeof *params);
-    int nmodes_named = 0, nparams = 0, json = 0, strict = 0, rc = 0;
+    int nmodes_named = 0, json = 0, strict = 0, rc = 0;
     nsdae_model *m = NULL;
     nsdae_switches *sw = NULL;
     int *choice = NULL;
-    if (!modes || !params) {
-        fputs("nsdae analyze: out of memory\n", stderr);
-        rc = 1;
-        goto done;
-    }
-    for (int i = 1; i < argc; i++) {
-        int bad = 0;
-        const char *v;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage(stdout);
-            goto done;
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = 1;
-        } else if (strcmp(argv[i], "--strict") == 0) {
-            strict = 1;
-        } else if ((v = option_value(argc, argv, &i, "--mode", &bad)) != NULL) {
-            modes[nmodes_named++] = v;
-        } else if ((v = option_value(argc, argv, &i, "--param", &bad)) != NULL) {
-            params[nparams++] = v;
-        } else if (bad) {
-            fprintf(stderr, "nsdae analyze: option '%s' needs a value (see 'nsdae analyze --help')\n", argv[i]);
-            rc = 2;
-            goto done;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "nsdae analyze: unknown option '%s' (see 'nsdae analyze --help')\n", argv[i]);
-            rc = 2;
-            goto done;
-        } else if (model_path) {
-            fprintf(stderr, "nsdae analyze: one model only ('%s' and '%s')\n", model_path, argv[i]);
-            rc = 2;
-            goto done;
-        } else {
-            model_path = argv[i];
-        }
-    }
-    if (!model_path) {
-        fputs("nsdae analyze: missing MODEL (see 'nsdae analyze --help')\n", stderr);
-        rc = 2;
-        goto done;
-    }
-    /* --param syntax is a usage matter; the name and value are checked against the model below. */
-    for (int k = 0; k < nparams; k++) {
-        const char *eq = strchr(params[k], '=');
-        if (!eq || eq == params[k] || eq[1] == '\0') {
-            fprintf(stderr, "nsdae analyze: --param '%s': expected NAME=VALUE\n", params[k]);
-            rc = 2;
-            goto done;
-        }
-    }
-
     nsdae_error err = {0};
-    if (nsdae_model_parse_file(model_path, &m, &err) != NSDAE_OK) {
-        fprintf(stderr, "%s\n", err.message);
+    if (!modes) {
+        fputs("nsdae analyze: out of memory\n", stderr);
+        return 1;
+    }
+    rc = parse(argc, argv, &src, modes, &nmodes_named, &json, &strict);
+    if (rc < 0) {
+        rc = 0;
+        goto done;
+    }
+    /* an override of a parameter the model lacks is a bad command line here (status 2) */
+    if (!rc) rc = model_source_load(&src, "analyze", CLI_USAGE);
+    if (rc) goto done;
+    if (!src.model) {
+        fprintf(stderr, "nsdae analyze: --example %s is built into nsdae as a system (matrices or callbacks), not as "
+                        "equations: the structural analysis needs the model's equations; analyze a model file "
+                        "(examples/*.nsm) instead\n", src.example);
         rc = 1;
         goto done;
     }
-    for (int k = 0; k < nparams; k++) {
-        const char *eq = strchr(params[k], '=');
-        char name[256];
-        size_t len = (size_t)(eq - params[k]);
-        if (len >= sizeof name) len = sizeof name - 1;
-        memcpy(name, params[k], len);
-        name[len] = '\0';
-        char *end;
-        errno = 0;
-        double value = strtod(eq + 1, &end);
-        if (*end != '\0' || errno != 0 || !isfinite(value)) {
-            fprintf(stderr, "nsdae analyze: --param '%s': '%s' is not a finite number\n", params[k], eq + 1);
-            rc = 2;
-            goto done;
-        }
-        if (nsdae_model_set_param(m, name, value, &err) != NSDAE_OK) {
-            fprintf(stderr, "nsdae analyze: --param '%s': %s\n", params[k], err.message);
-            rc = 2;
-            goto done;
-        }
-    }
+    m = src.model;
     if (nsdae_mode_switches(m, &sw, &err) != NSDAE_OK) {
         fprintf(stderr, "%s\n", err.message);
         rc = 1;
@@ -211,9 +185,8 @@ int nsdae_cmd_analyze(int argc, char **argv)
     if (strict && not_ok) rc = 3;
 done:
     free(modes);
-    free(params);
     nsdae_mode_switches_destroy(sw);
     free(choice);
-    nsdae_model_destroy(m);
+    model_source_free(&src);
     return rc;
 }

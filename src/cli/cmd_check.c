@@ -2,6 +2,8 @@
  * the MLCS sizes, and with --verbose its matrices (text or --json). Models with an impact law
  * get the sizes of their Lagrangian contact form instead. */
 #include "cli/commands.h"
+#include "cli/model_source.h"
+#include "cli/options.h"
 
 #include <nsdae/model.h>
 #include <nsdae/translate.h>
@@ -12,11 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_PARAMS 256
-
 static void usage(FILE *out)
 {
-    fputs("usage: nsdae check MODEL [--json] [--verbose] [--param NAME=VALUE]...\n"
+    fputs("usage: nsdae check MODEL [--json] [--verbose] [--param NAME=VALUE[,NAME=VALUE...]]...\n"
+          "       nsdae check --example NAME [--json] [--verbose] [--param ...]\n"
           "\n"
           "Parses MODEL (.nsm), translates it into a mixed linear complementarity system and prints\n"
           "its unknowns (differential, algebraic, multiplier), parameters and MLCS sizes (equality,\n"
@@ -26,8 +27,11 @@ static void usage(FILE *out)
           "\n"
           "  --json               machine-readable output\n"
           "  --verbose            also print the matrices E, A, B, b, C, D, c of every phase\n"
-          "  --param NAME=VALUE   override a parameter (repeatable)\n"
-          "  --help               this text\n",
+          "  --example NAME       a built-in example instead of MODEL (its system, without equations)\n"
+          "  --param NAME=VALUE[,NAME=VALUE...]\n"
+          "                       override parameters (repeatable)\n"
+          "  --help               this text\n"
+          "Options take their value as --opt VALUE or --opt=VALUE; -- ends the options.\n",
           out);
 }
 
@@ -84,11 +88,18 @@ static void text_matrix(const char *name, const double *M, int rows, int cols)
     }
 }
 
-static void print_text(const nsdae_model *m, const nsdae_mlcs *s, const nsdae_translate_info *in, int verbose)
+/* What is checked: a model file (m) or a built-in example (m NULL: no parameter table). */
+typedef struct subject {
+    const char *name, *file;
+    const nsdae_model *m;
+} subject;
+
+static void print_text(const subject *sub, const nsdae_mlcs *s, const nsdae_translate_info *in, int verbose)
 {
-    printf("model %s (%s)\n", nsdae_model_name(m), nsdae_model_filename(m));
-    printf("parameters (%d):\n", nsdae_model_nparams(m));
-    for (int k = 0; k < nsdae_model_nparams(m); k++) {
+    const nsdae_model *m = sub->m;
+    printf("model %s (%s)\n", sub->name, sub->file);
+    if (m) printf("parameters (%d):\n", nsdae_model_nparams(m));
+    for (int k = 0; m && k < nsdae_model_nparams(m); k++) {
         const nsdae_param *p = nsdae_model_param(m, k);
         printf("  %-16s = %.17g%s\n", p->name, p->value, p->overridden ? "  (overridden)" : "");
     }
@@ -119,14 +130,15 @@ static void print_text(const nsdae_model *m, const nsdae_mlcs *s, const nsdae_tr
     }
 }
 
-static void print_json(const nsdae_model *m, const nsdae_mlcs *s, const nsdae_translate_info *in, int verbose)
+static void print_json(const subject *sub, const nsdae_mlcs *s, const nsdae_translate_info *in, int verbose)
 {
+    const nsdae_model *m = sub->m;
     printf("{\"model\": ");
-    json_string(nsdae_model_name(m));
+    json_string(sub->name);
     printf(", \"file\": ");
-    json_string(nsdae_model_filename(m));
+    json_string(sub->file);
     printf(", \"parameters\": [");
-    for (int k = 0; k < nsdae_model_nparams(m); k++) {
+    for (int k = 0; m && k < nsdae_model_nparams(m); k++) {
         const nsdae_param *p = nsdae_model_param(m, k);
         printf("%s{\"name\": ", k ? ", " : "");
         json_string(p->name);
@@ -182,115 +194,119 @@ static void print_json(const nsdae_model *m, const nsdae_mlcs *s, const nsdae_tr
     printf("}\n");
 }
 
-/* A model with an impact law is refused by the MLCS translation (mlcs_err): it belongs to the
- * Lagrangian contact form (Moreau-Jean), so that form is checked instead. */
-static int check_contact(const nsdae_model *m, const nsdae_error *mlcs_err, int json)
+/* The roles and row counts of a built-in system, which has no translation info: an unknown with a
+ * non-zero column of E is differential, as the translator says. */
+static nsdae_translate_info *info_of_system(const nsdae_mlcs *s)
 {
-    nsdae_lagrangian *L = NULL;
-    nsdae_error err;
-    nsdae_error_clear(&err);
-    if (mlcs_err->status != NSDAE_UNSUPPORTED || !nsdae_translate_has_impact_law(m)) {
-        fprintf(stderr, "%s\n", mlcs_err->message);
+    nsdae_translate_info *in = calloc(1, sizeof *in);
+    int *diff = calloc((size_t)s->ny + 1, sizeof *diff);
+    if (in) in->y_role = calloc((size_t)s->ny + 1, sizeof *in->y_role);
+    if (!in || !diff || !in->y_role) {
+        free(diff);
+        if (in) free(in->y_role);
+        free(in);
+        return NULL;
+    }
+    *in = (nsdae_translate_info){s->ny, s->nl, s->nphases, in->y_role, NULL, NULL, 0, 0, 0};
+    nsdae_mlcs_differential(s, diff);
+    for (int i = 0; i < s->ny; i++) in->y_role[i] = diff[i] ? NSDAE_ROLE_DIFFERENTIAL : NSDAE_ROLE_ALGEBRAIC;
+    for (int i = 0; i < s->nl; i++) {
+        if (s->kind[i] == NSDAE_ROW_EQUALITY) in->n_equality++;
+        else if (s->kind[i] == NSDAE_ROW_BOX) in->n_box++;
+        else in->n_complementarity++;
+    }
+    free(diff);
+    return in;
+}
+
+static int check_mlcs(model_source *src, const subject *sub, int json, int verbose)
+{
+    nsdae_mlcs *s = NULL;
+    nsdae_translate_info *info = NULL;
+    if (model_source_mlcs(src, "check", &s, &info)) return 1;
+    if (!info) info = info_of_system(s);
+    if (!info) {
+        fputs("nsdae check: out of memory\n", stderr);
+        nsdae_mlcs_destroy(s);
         return 1;
     }
-    if (nsdae_translate_lagrangian(m, &L, &err)) {
-        fprintf(stderr, "%s\n%s\n", mlcs_err->message, err.message);
+    if (json) print_json(sub, s, info, verbose);
+    else print_text(sub, s, info, verbose);
+    nsdae_translate_info_free(info);
+    nsdae_mlcs_destroy(s);
+    return 0;
+}
+
+/* The Lagrangian contact form (the form the library chose for a model with an impact law). When it
+ * refuses a model file, the MLCS translator's reason is printed too: the user sees why neither
+ * form takes the model. */
+static int check_contact(model_source *src, const subject *sub, int json)
+{
+    nsdae_lagrangian *L = NULL;
+    if (model_source_contact(src, "check", &L)) {
+        nsdae_mlcs *s = NULL;
+        nsdae_error err;
+        nsdae_error_clear(&err);
+        if (src->model && nsdae_translate_mlcs(src->model, &s, NULL, &err) != NSDAE_OK)
+            fprintf(stderr, "%s\n", err.message);
+        nsdae_mlcs_destroy(s);
         return 1;
     }
     if (json) {
         printf("{\"model\": ");
-        json_string(nsdae_model_name(m));
+        json_string(sub->name);
         printf(", \"file\": ");
-        json_string(nsdae_model_filename(m));
+        json_string(sub->file);
         printf(", \"contact\": {\"ndof\": %d, \"ncontacts\": %d}}\n", L->ndof, L->ncontacts);
     } else {
-        printf("model %s (%s)\n", nsdae_model_name(m), nsdae_model_filename(m));
+        printf("model %s (%s)\n", sub->name, sub->file);
         printf("contact model: Lagrangian form with %d dof and %d contacts\n", L->ndof, L->ncontacts);
     }
     nsdae_lagrangian_destroy(L);
     return 0;
 }
 
+enum { OPT_JSON = CLI_OPT_BASE, OPT_PARAM, OPT_EXAMPLE };
+
+static const struct option long_options[] = {
+    {"json", no_argument, NULL, OPT_JSON},
+    {"verbose", no_argument, NULL, 'v'},
+    {"param", required_argument, NULL, OPT_PARAM},
+    {"example", required_argument, NULL, OPT_EXAMPLE},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
 int nsdae_cmd_check(int argc, char **argv)
 {
-    const char *path = NULL;
-    int json = 0, verbose = 0, nparams = 0;
-    const char *params[MAX_PARAMS];
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+    model_source src;
+    model_source_init(&src);
+    int json = 0, verbose = 0, code, first, rc = 0;
+    const char *value;
+    cli_options_begin();
+    while (!rc && (code = cli_options_next("check", argc, argv, "hv", long_options, &value, &first)) != CLI_OPT_END) {
+        if (code == 'h') {
             usage(stdout);
             return 0;
-        } else if (strcmp(a, "--json") == 0) {
-            json = 1;
-        } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
-            verbose = 1;
-        } else if (strcmp(a, "--param") == 0 || strncmp(a, "--param=", 8) == 0) {
-            const char *v = a[7] == '=' ? a + 8 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!v) {
-                fprintf(stderr, "nsdae check: --param needs a value NAME=VALUE\n");
-                return 2;
-            }
-            if (nparams == MAX_PARAMS) {
-                fprintf(stderr, "nsdae check: more than %d --param options\n", MAX_PARAMS);
-                return 2;
-            }
-            params[nparams++] = v;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "nsdae check: unknown option '%s' (see 'nsdae check --help')\n", a);
-            return 2;
-        } else if (path) {
-            fprintf(stderr, "nsdae check: a second model file '%s' (only one is checked)\n", a);
-            return 2;
-        } else {
-            path = a;
         }
+        if (code == OPT_JSON) json = 1;
+        else if (code == 'v') verbose = 1;
+        else if (code == OPT_EXAMPLE) src.example = value;
+        else if (code == OPT_PARAM) rc = cli_params_add(&src.params, "check", value);
+        else rc = CLI_USAGE;
     }
-    if (!path) {
-        fprintf(stderr, "nsdae check: no model file given\n");
-        usage(stderr);
-        return 2;
+    if (!rc && first + 1 < argc) {
+        fprintf(stderr, "nsdae check: a second model file '%s' (only one is checked)\n", argv[first + 1]);
+        rc = CLI_USAGE;
     }
-    nsdae_model *m = NULL;
-    nsdae_error err;
-    nsdae_error_clear(&err);
-    if (nsdae_model_parse_file(path, &m, &err)) {
-        fprintf(stderr, "%s\n", err.message);
-        return 1;
+    if (!rc && first < argc) src.path = argv[first];
+    /* an override of a parameter the model lacks is a bad command line here (status 2) */
+    if (!rc) rc = model_source_load(&src, "check", CLI_USAGE);
+    if (!rc) {
+        subject sub = {src.example, "built-in", src.model};
+        if (src.model) sub = (subject){nsdae_model_name(src.model), nsdae_model_filename(src.model), src.model};
+        rc = src.form.form == NSDAE_FORM_CONTACT ? check_contact(&src, &sub, json) : check_mlcs(&src, &sub, json, verbose);
     }
-    for (int k = 0; k < nparams; k++) {
-        const char *eq = strchr(params[k], '=');
-        char name[256];
-        char *end = NULL;
-        double v = 0.0;
-        if (eq && eq > params[k] && (size_t)(eq - params[k]) < sizeof name) {
-            memcpy(name, params[k], (size_t)(eq - params[k]));
-            name[eq - params[k]] = '\0';
-            v = strtod(eq + 1, &end);
-        }
-        if (!eq || eq == params[k] || (size_t)(eq - params[k]) >= sizeof name) {
-            fprintf(stderr, "nsdae check: --param '%s': expected NAME=VALUE\n", params[k]);
-        } else if (end == eq + 1 || *end != '\0' || !isfinite(v)) {
-            fprintf(stderr, "nsdae check: --param '%s': value '%s' is not a finite number\n", params[k], eq + 1);
-        } else if (nsdae_model_set_param(m, name, v, &err)) {
-            fprintf(stderr, "nsdae check: --param '%s': %s\n", params[k], err.message);
-        } else {
-            continue;
-        }
-        nsdae_model_destroy(m);
-        return 2;
-    }
-    nsdae_mlcs *s = NULL;
-    nsdae_translate_info *info = NULL;
-    if (nsdae_translate_mlcs(m, &s, &info, &err)) {
-        int st = check_contact(m, &err, json);
-        nsdae_model_destroy(m);
-        return st;
-    }
-    if (json) print_json(m, s, info, verbose);
-    else print_text(m, s, info, verbose);
-    nsdae_translate_info_free(info);
-    nsdae_mlcs_destroy(s);
-    nsdae_model_destroy(m);
-    return 0;
+    model_source_free(&src);
+    return rc;
 }

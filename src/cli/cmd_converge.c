@@ -48,89 +48,108 @@ static int parse_steps_list(const char *text, long **out, int *count)
     return 1;
 }
 
+enum { OPT_STEPS_LIST = RUN_OPT_END, OPT_PLOT, OPT_CSV, OPT_REFERENCE };
+
+static const struct option long_options[] = {
+    RUN_LONG_OPTIONS,
+    {"steps", required_argument, NULL, OPT_STEPS_LIST},
+    {"plot", required_argument, NULL, OPT_PLOT},
+    {"csv", required_argument, NULL, OPT_CSV},
+    {"reference", required_argument, NULL, OPT_REFERENCE},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* Parses the command line into ro and the converge options. Returns 0, -1 after --help, or the exit
+ * status of a bad command line. */
+static int parse(int argc, char **argv, run_options *ro, const char **steps_text, const char **plot_path,
+                 const char **csv_path, const char **reference)
+{
+    const char *value;
+    int code, first, rc = 0;
+    cli_options_begin();
+    while (!rc && (code = cli_options_next("converge", argc, argv, "h", long_options, &value, &first)) != CLI_OPT_END) {
+        if (code == CLI_OPT_BAD) rc = CLI_USAGE;
+        else if (code == 'h') {
+            fputs(help, stdout);
+            return -1;
+        } else if (code == OPT_STEPS_LIST) *steps_text = value;
+        else if (code == OPT_PLOT) *plot_path = value;
+        else if (code == OPT_CSV) *csv_path = value;
+        else if (code == OPT_REFERENCE) *reference = value;
+        else rc = run_options_apply(ro, "converge", code, value);
+    }
+    return rc ? rc : run_options_operands(ro, "converge", argc, argv, first);
+}
+
+static int study_contact(run_options *ro, convergence_reference ref, const long *steps, int nruns,
+                         const char *plot_path, const char *csv_path)
+{
+    nsdae_lagrangian *s = NULL;
+    nsdae_moreau_options mo;
+    convergence_runner run;
+    moreau_runner mr;
+    int status = model_source_contact(&ro->src, "converge", &s);
+    if (!status) status = run_moreau_options(ro, "converge", s, &mo);
+    if (!status) {
+        moreau_runner_init(&mr, &run, s, &mo);
+        status = convergence_study(&run, ro, ref, steps, nruns, plot_path, csv_path);
+    }
+    nsdae_lagrangian_destroy(s);
+    return status;
+}
+
+static int study_mlcs(run_options *ro, convergence_reference ref, const long *steps, int nruns,
+                      const char *plot_path, const char *csv_path)
+{
+    nsdae_mlcs *s = NULL;
+    nsdae_stepper_options so;
+    convergence_runner run;
+    mlcs_runner mr;
+    int status = model_source_mlcs(&ro->src, "converge", &s, NULL);
+    if (!status) status = run_stepper_options(ro, "converge", s, &so);
+    if (!status) {
+        so.count_solutions = 0; /* only the final state matters here */
+        status = 1;
+        if (mlcs_runner_init(&mr, &run, s, &so, ro)) {
+            status = convergence_study(&run, ro, ref, steps, nruns, plot_path, csv_path);
+            mlcs_runner_free(&mr);
+        }
+    }
+    nsdae_mlcs_destroy(s);
+    return status;
+}
+
 int nsdae_cmd_converge(int argc, char **argv)
 {
     run_options ro;
     run_options_init(&ro);
     const char *steps_text = NULL, *plot_path = NULL, *csv_path = NULL, *reference = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(help, stdout);
-            return 0;
-        }
-        const char **slot = strcmp(argv[i], "--steps") == 0       ? &steps_text
-                            : strcmp(argv[i], "--plot") == 0      ? &plot_path
-                            : strcmp(argv[i], "--csv") == 0       ? &csv_path
-                            : strcmp(argv[i], "--reference") == 0 ? &reference
-                                                                  : NULL;
-        if (slot) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "nsdae converge: %s needs a value\n", argv[i]);
-                return 2;
-            }
-            *slot = argv[++i];
-            continue;
-        }
-        int r = run_options_parse(&ro, "converge", argc, argv, &i);
-        if (r < 0) return 2;
-        if (r > 0) continue;
-        if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "nsdae converge: unknown option '%s' (see --help)\n", argv[i]);
-            return 2;
-        }
-        if (ro.model_path) {
-            fprintf(stderr, "nsdae converge: one model only ('%s' and '%s')\n", ro.model_path, argv[i]);
-            return 2;
-        }
-        ro.model_path = argv[i];
-    }
     long *steps = NULL;
     int nruns = 0;
-    if (!run_resolve_scheme(&ro, "converge")) return 1;
-    if (!steps_text) {
-        fprintf(stderr, "nsdae converge: --steps N1,N2,... is required\n");
-        return 2;
+    int rc = parse(argc, argv, &ro, &steps_text, &plot_path, &csv_path, &reference);
+    if (rc < 0) { /* --help */
+        run_options_free(&ro);
+        return 0;
     }
-    if (!parse_steps_list(steps_text, &steps, &nruns)) {
-        fprintf(stderr, "nsdae converge: --steps '%s': expected at least two whole numbers >= 1, comma-separated\n",
-                steps_text);
-        return 2;
+    if (!rc && !steps_text) {
+        fputs("nsdae converge: --steps N1,N2,... is required\n", stderr);
+        rc = CLI_USAGE;
     }
+    else if (!rc && !parse_steps_list(steps_text, &steps, &nruns))
+        rc = cli_bad_value("converge", "--steps", steps_text,
+                           "expected at least two whole numbers >= 1, comma-separated");
     convergence_reference ref = CONVERGENCE_EXACT;
-    if (reference && strcmp(reference, "finest") == 0) ref = CONVERGENCE_FINEST;
-    else if (reference && strcmp(reference, "exact") != 0) {
-        fprintf(stderr, "nsdae converge: --reference '%s': expected exact or finest\n", reference);
-        free(steps);
-        return 2;
-    }
-    if (!reference && (!ro.example || ro.moreau)) ref = CONVERGENCE_FINEST;
-
-    int status = 2;
-    convergence_runner run;
-    if (ro.moreau) {
-        nsdae_lagrangian *s = NULL;
-        nsdae_moreau_options mo;
-        moreau_runner mr;
-        if (!run_load_contact(&ro, "converge", &s)) status = 1;
-        else if (run_moreau_options(&ro, "converge", s, &mo)) {
-            moreau_runner_init(&mr, &run, s, &mo);
-            status = convergence_study(&run, &ro, ref, steps, nruns, plot_path, csv_path);
-        }
-        nsdae_lagrangian_destroy(s);
-    } else {
-        nsdae_mlcs *s = NULL;
-        nsdae_stepper_options so;
-        mlcs_runner mr;
-        if (!run_load_system(&ro, "converge", &s)) status = 1;
-        else if (run_stepper_options(&ro, "converge", s, &so)) {
-            so.count_solutions = 0; /* only the final state matters here */
-            if (mlcs_runner_init(&mr, &run, s, &so, &ro)) {
-                status = convergence_study(&run, &ro, ref, steps, nruns, plot_path, csv_path);
-                mlcs_runner_free(&mr);
-            }
-        }
-        nsdae_mlcs_destroy(s);
+    if (!rc && reference && strcmp(reference, "finest") == 0) ref = CONVERGENCE_FINEST;
+    else if (!rc && reference && strcmp(reference, "exact") != 0)
+        rc = cli_bad_value("converge", "--reference", reference, "expected exact or finest");
+    if (!rc) rc = run_load(&ro, "converge");
+    if (!rc) {
+        if (!reference && (!ro.src.example || ro.moreau)) ref = CONVERGENCE_FINEST;
+        rc = ro.moreau ? study_contact(&ro, ref, steps, nruns, plot_path, csv_path)
+                       : study_mlcs(&ro, ref, steps, nruns, plot_path, csv_path);
     }
     free(steps);
-    return status;
+    run_options_free(&ro);
+    return rc;
 }

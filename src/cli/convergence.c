@@ -50,7 +50,7 @@ int convergence_study(const convergence_runner *run, const run_options *ro, conv
         if (!run->final_state(run->ctx, steps[nruns - 1], xref)) goto done;
     }
 
-    printf("# %s, scheme %s, T = %.10g, reference: %s\n", ro->example ? ro->example : ro->model_path, run->scheme,
+    printf("# %s, scheme %s, T = %.10g, reference: %s\n", ro->src.label, run->scheme,
            run->stop, ref == CONVERGENCE_EXACT ? "exact" : "finest run");
     if (ref == CONVERGENCE_FINEST) printf("# reference run: N = %ld\n", steps[nruns - 1]);
     printf("%14s %8s %14s %10s %8s\n", "h", "N", "error", "ratio", "order");
@@ -98,10 +98,10 @@ int convergence_study(const convergence_runner *run, const run_options *ro, conv
         char title[256];
         if (roundoff)
             snprintf(title, sizeof title, "%s: error at T = %g (exact to round-off)",
-                     ro->example ? ro->example : ro->model_path, run->stop);
+                     ro->src.label, run->stop);
         else
             snprintf(title, sizeof title, "%s: error at T = %g (fitted order %.3f)",
-                     ro->example ? ro->example : ro->model_path, run->stop, order);
+                     ro->src.label, run->stop, order);
         if (!plot_loglog_error(plot_path, title, h, e, nrows, order)) status = 1;
         else fprintf(stderr, "nsdae converge: plot written to %s\n", plot_path);
     }

@@ -22,7 +22,7 @@ static int mlcs_final(void *ctx, long n, double *x)
 static int mlcs_exact(void *ctx, double *x)
 {
     mlcs_runner *r = ctx;
-    return r->ro->example && nsdae_builtin_exact(r->ro->example, r->ro->params, r->ro->nparams, r->base.stop, x);
+    return r->ro->src.example && nsdae_builtin_exact(r->ro->src.example, r->ro->src.params.v, r->ro->src.params.n, r->base.stop, x);
 }
 
 int mlcs_runner_init(mlcs_runner *r, convergence_runner *run, const nsdae_mlcs *s, const nsdae_stepper_options *base,

@@ -27,7 +27,39 @@ static void print_usage(FILE *out)
           "commands:\n",
           out);
     for (size_t i = 0; i < NCOMMANDS; i++) fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fputs("\nRun 'nsdae COMMAND --help' for the options of a command.\n", out);
+    fputs("\nRun 'nsdae help COMMAND' or 'nsdae COMMAND --help' for the options of a command.\n"
+          "Exit status 2 for a bad command line, in every command.\n",
+          out);
+}
+
+static int find_command(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(name, commands[i].name) == 0) return (int)i;
+    return -1;
+}
+
+static int unknown_command(const char *name)
+{
+    fprintf(stderr, "nsdae: unknown command '%s' (see 'nsdae --help')\n", name);
+    return 2;
+}
+
+/* nsdae help [COMMAND]: the general usage, or the command's own --help. */
+static int help(int argc, char **argv)
+{
+    if (argc < 3) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (argc > 3) {
+        fprintf(stderr, "nsdae help: one command only ('%s' and '%s')\n", argv[2], argv[3]);
+        return 2;
+    }
+    int c = find_command(argv[2]);
+    if (c < 0) return unknown_command(argv[2]);
+    char *args[] = {argv[2], "--help", NULL};
+    return commands[c].run(2, args);
 }
 
 int main(int argc, char **argv)
@@ -36,7 +68,8 @@ int main(int argc, char **argv)
         print_usage(stderr);
         return 2;
     }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+    if (strcmp(argv[1], "help") == 0) return help(argc, argv);
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         print_usage(stdout);
         return 0;
     }
@@ -44,8 +77,6 @@ int main(int argc, char **argv)
         printf("nsdae %s\n", NSDAE_VERSION);
         return 0;
     }
-    for (size_t i = 0; i < NCOMMANDS; i++)
-        if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "nsdae: unknown command '%s' (see 'nsdae --help')\n", argv[1]);
-    return 2;
+    int c = find_command(argv[1]);
+    return c < 0 ? unknown_command(argv[1]) : commands[c].run(argc - 1, argv + 1);
 }

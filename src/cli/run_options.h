@@ -2,16 +2,15 @@
 #ifndef NSDAE_CLI_RUN_OPTIONS_H
 #define NSDAE_CLI_RUN_OPTIONS_H
 
-#include "examples/builtin.h"
+#include "cli/model_source.h"
+#include "cli/options.h"
+
 #include <nsdae/moreau.h>
 #include <nsdae/mlcs.h>
 #include <nsdae/stepper.h>
 
-#define CLI_MAX_PARAMS 64
-
 typedef struct run_options {
-    const char *model_path;        /* MODEL argument, or NULL */
-    const char *example;           /* --example NAME, or NULL */
+    model_source src;              /* MODEL or --example, --param */
     double stop, step;             /* NAN when not given: the model's defaults apply */
     long nsteps;                   /* 0 when not given */
     nsdae_scheme scheme;
@@ -21,37 +20,51 @@ typedef struct run_options {
     double gamma;                  /* 0 when not given */
     int select_algebraic;
     int count_solutions;
-    nsdae_param_value params[CLI_MAX_PARAMS];
-    char param_names[CLI_MAX_PARAMS][128];   /* storage for params[].name */
-    int nparams;
 } run_options;
 
+/* Option codes of the shared options (getopt_long's val). */
+enum {
+    RUN_OPT_EXAMPLE = CLI_OPT_BASE,
+    RUN_OPT_STOP,
+    RUN_OPT_STEP,
+    RUN_OPT_STEPS,
+    RUN_OPT_SCHEME,
+    RUN_OPT_THETA,
+    RUN_OPT_GAMMA,
+    RUN_OPT_PARAM,
+    RUN_OPT_SELECT_ALL,
+    RUN_OPT_NO_COUNT,
+    RUN_OPT_END            /* a command's own options start here */
+};
+
+/* The shared entries of a struct option table, except --steps (converge gives it another meaning). */
+#define RUN_LONG_OPTIONS                                                                            \
+    {"example", required_argument, NULL, RUN_OPT_EXAMPLE}, {"stop", required_argument, NULL, RUN_OPT_STOP}, \
+        {"step", required_argument, NULL, RUN_OPT_STEP}, {"scheme", required_argument, NULL, RUN_OPT_SCHEME}, \
+        {"theta", required_argument, NULL, RUN_OPT_THETA}, {"gamma", required_argument, NULL, RUN_OPT_GAMMA}, \
+        {"param", required_argument, NULL, RUN_OPT_PARAM},                                          \
+        {"select-all", no_argument, NULL, RUN_OPT_SELECT_ALL}, {"no-count", no_argument, NULL, RUN_OPT_NO_COUNT}
+
 void run_options_init(run_options *o);
+void run_options_free(run_options *o);
 
-/* Tries to consume argv[*i] (and its value) as a shared option. Returns 1 if consumed, 0 if the
- * argument is not a shared option, -1 after printing an error naming the flag and its value. */
-int run_options_parse(run_options *o, const char *cmd, int argc, char **argv, int *i);
+/* Applies a shared option (code with its value): 0 done, CLI_USAGE after printing an error naming
+ * the flag and its value (or, silently, for a code that is not a shared option). */
+int run_options_apply(run_options *o, const char *cmd, int code, const char *value);
 
-/* Strict number parsing for flags: the whole text must be a finite number. */
-int cli_parse_double(const char *text, double *out);
-int cli_parse_long(const char *text, long *out);
+/* Takes the operands: at most one, the MODEL. Returns 0 or CLI_USAGE after printing. */
+int run_options_operands(run_options *o, const char *cmd, int argc, char **argv, int first);
 
-/* Without --scheme, the scheme comes from the model: Moreau-Jean for a contact example or a model
- * with an impact law, else the model's `experiment scheme = ...`, else minnorm. Without --theta
- * and --gamma, the model's `experiment theta = ..., gamma = ...` apply (not to the euler scheme,
- * which has theta = gamma = 1). Prints the error. */
-int run_resolve_scheme(run_options *o, const char *cmd);
+/* Loads the model (model_source_load) and settles the scheme: --scheme, else the form the library
+ * decides (contact: Moreau-Jean), else the model's `experiment scheme = ...`, else minnorm.
+ * Without --theta and --gamma, the model's `experiment theta = ..., gamma = ...` apply (not to the
+ * euler scheme, which has theta = gamma = 1). Returns 0 or the exit status after printing. */
+int run_load(run_options *o, const char *cmd);
 
-/* Builds the system from --example or MODEL, with --param overrides. Prints the error. */
-int run_load_system(const run_options *o, const char *cmd, nsdae_mlcs **out);
-
-/* Builds a contact system (Lagrangian form) from --example or MODEL. Prints the error. */
-int run_load_contact(const run_options *o, const char *cmd, nsdae_lagrangian **out);
-
-/* Fills Moreau-Jean options from the run options and the system's defaults. Prints the error. */
+/* Fills Moreau-Jean options from the run options and the system's defaults. Returns 0 or CLI_USAGE. */
 int run_moreau_options(const run_options *o, const char *cmd, const nsdae_lagrangian *s, nsdae_moreau_options *mo);
 
-/* Fills stepper options from the run options and the system's defaults. Prints the error. */
+/* Fills stepper options from the run options and the system's defaults. Returns 0 or CLI_USAGE. */
 int run_stepper_options(const run_options *o, const char *cmd, const nsdae_mlcs *s, nsdae_stepper_options *so);
 
 #define RUN_OPTIONS_HELP                                                                         \
@@ -67,8 +80,10 @@ int run_stepper_options(const run_options *o, const char *cmd, const nsdae_mlcs 
     "  --theta TH           theta in [1/2, 1] (default 1; 1/2 for --scheme theta and moreau)\n" \
     "  --gamma G            weight at t_k+1 of the multipliers and algebraic unknowns in the\n" \
     "                       rows with a derivative, in [1/2, 1] (default 1, or the experiment's)\n" \
-    "  --param NAME=VALUE   override a parameter (repeatable)\n"                               \
+    "  --param NAME=VALUE[,NAME=VALUE...]\n"                                                   \
+    "                       override parameters (repeatable)\n"                                \
     "  --select-all         minimal norm also over the algebraic unknowns\n"                   \
-    "  --no-count           do not count the solutions of each step (nsol column 0)\n"
+    "  --no-count           do not count the solutions of each step (nsol column 0)\n"         \
+    "Options take their value as --opt VALUE or --opt=VALUE; -- ends the options.\n"
 
 #endif
