@@ -91,7 +91,14 @@ int convergence_study(const convergence_runner *run, const run_options *ro, conv
         } else {
             fputs("h,N,error\n", f);
             for (int r = 0; r < nrows; r++) fprintf(f, "%.17g,%ld,%.17g\n", h[r], steps[r], e[r]);
-            if (fclose(f) != 0) status = 1;
+            int failed = ferror(f) != 0;
+            errno = 0;
+            failed |= fclose(f) != 0;
+            if (failed) {
+                fprintf(stderr, "nsdae converge: --csv '%s': writing failed: %s\n", csv_path,
+                        errno ? strerror(errno) : "stream error");
+                status = 1;
+            }
         }
     }
     if (plot_path && status == 0) {

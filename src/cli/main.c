@@ -1,6 +1,7 @@
 /* The nsdae command: dispatches to subcommands. */
 #include "cli/commands.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +46,16 @@ static int unknown_command(const char *name)
     return 2;
 }
 
+/* A report that did not reach standard output (a full disk, /dev/full) is a failure: exit 1 with
+ * the reason, whatever the command thought of its own work. */
+static int stdout_checked(int rc)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout)) return rc;
+    fprintf(stderr, "nsdae: writing standard output failed: %s\n", errno ? strerror(errno) : "stream error");
+    return rc ? rc : 1;
+}
+
 /* nsdae help [COMMAND]: the general usage, or the command's own --help. */
 static int help(int argc, char **argv)
 {
@@ -78,5 +89,5 @@ int main(int argc, char **argv)
         return 0;
     }
     int c = find_command(argv[1]);
-    return c < 0 ? unknown_command(argv[1]) : commands[c].run(argc - 1, argv + 1);
+    return c < 0 ? unknown_command(argv[1]) : stdout_checked(commands[c].run(argc - 1, argv + 1));
 }

@@ -89,6 +89,7 @@ static int output_close(output *o)
     }
     if (o->write_failed) {
         fprintf(stderr, "nsdae simulate: %s\n", o->write_err.message);
+        if (o->out == stdout) clearerr(stdout); /* reported here, not again by main */
         rc = 1;
     }
     int sig = stop_signal_caught();
