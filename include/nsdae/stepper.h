@@ -66,7 +66,9 @@ typedef struct nsdae_stepper_summary {
     double h;                /* nominal step */
 } nsdae_stepper_summary;
 
-/* The number of steps the options give, and the nominal step h (the last step may be shorter). */
+/* The number of steps the options give, and the nominal step h (the last step may be shorter):
+ * the n and h of nsdae_time_grid_make (time_grid.h), the grid every engine uses; 0 when the
+ * options give no grid. */
 long nsdae_stepper_steps(const nsdae_stepper_options *o, double *h);
 
 /* Runs the scheme from s->y0 at o->t0; calls cb for the initial state and after every step.
