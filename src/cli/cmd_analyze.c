@@ -96,13 +96,58 @@ static int parse(int argc, char **argv, model_source *src, const char **modes, i
     return rc;
 }
 
+/* Analyses the named modes (or all of them), printing each; 0 done, 1 an analysis failed, 3 with
+ * strict when a mode is not structurally ok. choice has room for one choice per switch. */
+static int analyse_modes(const nsdae_model *m, const nsdae_switches *sw, const char **modes, int nmodes_named,
+                         int json, int strict, int *choice)
+{
+    nsdae_error err = {0};
+    double total = nsdae_mode_count(sw);
+    int all = nmodes_named == 0 && total <= ANALYZE_ALL_LIMIT;
+    double analysed = 0;
+    int not_ok = 0;
+    if (json) nsdae_analyze_json_begin(stdout, m, sw, total);
+    else nsdae_analyze_text_header(stdout, m, sw, total);
+
+    int more = all || nmodes_named > 0;
+    int k = 0;
+    if (all) nsdae_mode_first(sw, choice);
+    while (more) {
+        if (!all && nsdae_mode_parse(sw, modes[k], choice, &err) != NSDAE_OK) break;
+        nsdae_structural_mode *md = NULL;
+        if (nsdae_structural_mode_analyze(m, sw, choice, &md, &err) != NSDAE_OK) {
+            if (json) nsdae_analyze_json_end(stdout, total - analysed);
+            fflush(stdout);
+            fprintf(stderr, "%s\n", err.message);
+            return 1;
+        }
+        if (json) nsdae_analyze_json_mode(stdout, md, analysed == 0);
+        else nsdae_analyze_text_mode(stdout, md, (int)analysed + 1);
+        if (md->result->verdict != NSDAE_STRUCTURAL_OK) not_ok = 1;
+        analysed++;
+        nsdae_structural_mode_destroy(md);
+        more = all ? nsdae_mode_next(sw, choice) : ++k < nmodes_named;
+    }
+    double skipped = total - analysed;
+    if (skipped < 0) skipped = 0; /* a mode named twice */
+    if (json) {
+        nsdae_analyze_json_end(stdout, skipped);
+    } else {
+        printf("\nanalysed %.0f of %.0f mode%s", analysed, total, total == 1 ? "" : "s");
+        if (skipped > 0)
+            printf("; skipped %.0f (more than %.0f modes: name the ones to analyse with --mode)", skipped,
+                   ANALYZE_ALL_LIMIT);
+        printf("\n");
+    }
+    return strict && not_ok ? 3 : 0;
+}
+
 int nsdae_cmd_analyze(int argc, char **argv)
 {
     model_source src;
     model_source_init(&src);
     const char **modes = calloc((size_t)argc + 1, sizeof *modes);
     int nmodes_named = 0, json = 0, strict = 0, rc = 0;
-    nsdae_model *m = NULL;
     nsdae_switches *sw = NULL;
     int *choice = NULL;
     nsdae_error err = {0};
@@ -125,8 +170,7 @@ int nsdae_cmd_analyze(int argc, char **argv)
         rc = 1;
         goto done;
     }
-    m = src.model;
-    if (nsdae_mode_switches(m, &sw, &err) != NSDAE_OK) {
+    if (nsdae_mode_switches(src.model, &sw, &err) != NSDAE_OK) {
         fprintf(stderr, "%s\n", err.message);
         rc = 1;
         goto done;
@@ -138,51 +182,12 @@ int nsdae_cmd_analyze(int argc, char **argv)
         goto done;
     }
     /* Check every --mode before printing anything. */
-    for (int k = 0; k < nmodes_named; k++)
+    for (int k = 0; k < nmodes_named && !rc; k++)
         if (nsdae_mode_parse(sw, modes[k], choice, &err) != NSDAE_OK) {
             fprintf(stderr, "nsdae analyze: --mode %s\n", err.message);
             rc = 2;
-            goto done;
         }
-    double total = nsdae_mode_count(sw);
-    int all = nmodes_named == 0 && total <= ANALYZE_ALL_LIMIT;
-    double analysed = 0;
-    int not_ok = 0;
-    if (json) nsdae_analyze_json_begin(stdout, m, sw, total);
-    else nsdae_analyze_text_header(stdout, m, sw, total);
-
-    int more = all || nmodes_named > 0;
-    int k = 0;
-    if (all) nsdae_mode_first(sw, choice);
-    while (more) {
-        if (!all && nsdae_mode_parse(sw, modes[k], choice, &err) != NSDAE_OK) break;
-        nsdae_structural_mode *md = NULL;
-        if (nsdae_structural_mode_analyze(m, sw, choice, &md, &err) != NSDAE_OK) {
-            if (json) nsdae_analyze_json_end(stdout, total - analysed);
-            fflush(stdout);
-            fprintf(stderr, "%s\n", err.message);
-            rc = 1;
-            goto done;
-        }
-        if (json) nsdae_analyze_json_mode(stdout, md, analysed == 0);
-        else nsdae_analyze_text_mode(stdout, md, (int)analysed + 1);
-        if (md->result->verdict != NSDAE_STRUCTURAL_OK) not_ok = 1;
-        analysed++;
-        nsdae_structural_mode_destroy(md);
-        more = all ? nsdae_mode_next(sw, choice) : ++k < nmodes_named;
-    }
-    double skipped = total - analysed;
-    if (skipped < 0) skipped = 0; /* a mode named twice */
-    if (json) {
-        nsdae_analyze_json_end(stdout, skipped);
-    } else {
-        printf("\nanalysed %.0f of %.0f mode%s", analysed, total, total == 1 ? "" : "s");
-        if (skipped > 0)
-            printf("; skipped %.0f (more than %.0f modes: name the ones to analyse with --mode)", skipped,
-                   ANALYZE_ALL_LIMIT);
-        printf("\n");
-    }
-    if (strict && not_ok) rc = 3;
+    if (!rc) rc = analyse_modes(src.model, sw, modes, nmodes_named, json, strict, choice);
 done:
     free(modes);
     nsdae_mode_switches_destroy(sw);
