@@ -43,6 +43,36 @@ nsdae_status lcp_set_from_pieces(int size, const lcp_piece_list *l, long visited
     return NSDAE_OK;
 }
 
+/* Maps the pieces to the caller's variables and keeps only those that solve the caller's MLCP
+ * row by row (check.c). A nearly singular pattern matrix can pass the sign tests in the
+ * equilibrated units and still be no solution: Siconos' Buck converter MLCPs gave a second
+ * "solution" with z[20] = -7.5e-6, of the size of every other term of the rows it enters.
+ * -1 on out of memory. */
+static int keep_checked(const nsdae_mlcp *p, const double *dr, const double *dc, double alpha,
+                        nsdae_lcp_solution_set *set)
+{
+    int N = p->size, kept = 0;
+    double *w = malloc(sizeof(double) * (size_t)N);
+    if (!w)
+        return -1;
+    set->has_continuum = 0;
+    for (int i = 0; i < set->count; i++) {
+        nsdae_lcp_piece pc = set->pieces[i];
+        lcp_scale_z_to_caller(N, dc, alpha, pc.z, pc.z);
+        lcp_caller_w(p, pc.z, w);
+        if (!(lcp_scaled_violation(p, dr, dc, pc.z, w) <= NSDAE_TOL_RESIDUAL))
+            continue;
+        nsdae_lcp_piece *dst = &set->pieces[kept++];
+        memmove(dst->z, pc.z, sizeof(double) * (size_t)N);
+        dst->is_point = pc.is_point;
+        dst->dimension = pc.dimension;
+        set->has_continuum |= !pc.is_point;
+    }
+    set->count = kept;
+    free(w);
+    return 0;
+}
+
 nsdae_status nsdae_lcp_enumerate(const nsdae_mlcp *p, nsdae_lcp_solution_set **out, nsdae_error *err)
 {
     if (!out)
@@ -127,8 +157,11 @@ nsdae_status nsdae_lcp_enumerate(const nsdae_mlcp *p, nsdae_lcp_solution_set **o
     }
     lcp_piece_list_merge(&r, &list, &ws);
     st = lcp_set_from_pieces(p->size, &list, visited, out, err);
-    for (int i = 0; !st && i < (*out)->count; i++)
-        lcp_scale_z_to_caller(N, dc, alpha, (*out)->pieces[i].z, (*out)->pieces[i].z);
+    if (!st && keep_checked(p, dr, dc, alpha, *out)) {
+        nsdae_lcp_solution_set_free(*out);
+        *out = NULL;
+        st = nsdae_error_set(err, NSDAE_NOMEM, "enumerate: out of memory");
+    }
 done:
     if (!st && ar.failed)
         st = nsdae_error_set(err, NSDAE_NOMEM, "enumerate: out of memory");

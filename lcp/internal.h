@@ -47,8 +47,7 @@ nsdae_status lcp_std_build(const nsdae_mlcp *p, lcp_arena *ar, lcp_std *s, nsdae
 void lcp_std_to_caller(const lcp_std *s, const double *x, double *z);
 /* w = M z + q in the caller's rows */
 void lcp_caller_w(const nsdae_mlcp *p, const double *z, double *w);
-/* max violation of the caller's conditions at (z, w), scale invariant: lcp_scaled_violation with
- * the equilibration of M (computed here: for one-off checks) */
+/* lcp_scaled_violation (check.c) with the equilibration of M computed here: for one-off checks */
 double lcp_caller_violation(const nsdae_mlcp *p, const double *z, const double *w);
 
 /* ---- reduced form (reduce.c) ------------------------------------------------------------ */
@@ -189,8 +188,12 @@ void lcp_scale_z_to_caller(int N, const double *dc, double alpha, const double *
 nsdae_status lcp_scale_spec(int N, const double *dc, double alpha, const nsdae_minnorm_spec *spec,
                             double *zref_s, int *sel_s, double *Q_s, nsdae_minnorm_spec *out, double *fscale,
                             nsdae_error *err);
-/* Violation of the caller's MLCP at (z, w = M z + q from the original data), measured in the
- * equilibrated units and relative to the size of the terms of w: scale invariant. */
+
+/* ---- acceptance (check.c) ------------------------------------------------------------------ */
+/* Violation of the caller's MLCP at (z, w = M z + q from the original data): the worst row, each
+ * row relative to its own terms |q_i| + sum_j |M_ij z_j| (a component z_j by what it moves in
+ * the rows it enters), above a rounding level measured with the equilibration dr, dc. Scale
+ * invariant; +INFINITY for NaN/Inf. Accept with <= NSDAE_TOL_RESIDUAL. */
 double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double *dc, const double *z,
                             const double *w);
 
