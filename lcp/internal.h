@@ -92,6 +92,10 @@ typedef struct lcp_lemke_ws {
 } lcp_lemke_ws;
 
 int lcp_lemke_ws_init(lcp_lemke_ws *ws, int cap, lcp_arena *ar);
+/* Siconos' lexicographic Lemke on a dense LCP (siconos.c), the second route when ours hits its
+ * pivot limit: 0 solved (z), 2 anything else (never a proof of infeasibility). Guarded, never
+ * aborts; refuses matrices whose entries span more than 2^200. */
+int lcp_siconos_lemke_raw(int N, const double *M, const double *q, double *z);
 int lcp_lemke(int N, const double *M, const double *q, double *z, lcp_lemke_ws *ws);
 
 /* ---- convex QP over one node of the pattern tree (qp.c) --------------------------------- */
@@ -114,6 +118,9 @@ int lcp_qp_ws_init(lcp_qp_ws *ws, const lcp_reduced *r, int extra_eq, lcp_arena 
  * Returns 0 and t (k) when solved, 1 when infeasible, 2 on pivot limit. */
 int lcp_qp_solve(const lcp_reduced *r, const signed char *st, const double *H, const double *g, int nex,
                  const double *Aex, const double *bex, double *t, lcp_qp_ws *ws);
+
+/* Is y feasible for the constraints G y + h >= 0 (nc rows of ny, row-major), up to rounding? */
+int lcp_kkt_feasible(int ny, int nc, const double *G, const double *h, const double *y);
 
 /* Dimension of P = { t : node constraints of st (all fixed), Aex t = bex } given a point t0 of
  * P; writes an orthonormal basis of its direction space into D (k x dim) if D != NULL.

@@ -216,6 +216,61 @@ static int line_piece(const lcp_reduced *r, const signed char *st, const lcp_obj
     return 1;
 }
 
+/* The second route for a piece whose QP in t failed (Siconos' diodeBridge20: a 5-dimensional
+ * pattern whose KKT system defeats both Lemkes): the same QP in the coordinates y of the
+ * pattern's affine space t = t0 + Nn y (t0 the least-squares point, Nn the k x d null basis),
+ * where the equalities are gone and only the m sign rows remain. 0 solved (t), 1 empty, 2 failed. */
+static int nullspace_qp(const lcp_reduced *r, const signed char *st, const lcp_objective *o, int rank,
+                        const double *Nn, double *t, lcp_qp_ws *ws)
+{
+    int k = r->k, m = r->m, d = k - rank, ny = 2 * d, L = ny + m;
+    double *buf = malloc(sizeof(double) * ((size_t)k * (d + 2) + (size_t)m * ny + m + 1));
+    if (!buf)
+        return 2;
+    double *a = buf, *HN = a + k, *G = HN + (size_t)k * d, *h = G + (size_t)m * ny;
+    for (int i = 0; i < m; i++) {   /* sign row i: a't + b >= 0 */
+        for (int j = 0; j < k; j++)
+            a[j] = st[i] == LCP_R0 ? (r->vunit ? (i == j) : r->V[i + (size_t)j * m]) : r->R[i + (size_t)j * m];
+        h[i] = st[i] == LCP_R0 ? lcp_red_v(r, i, t) : lcp_red_r(r, i, t);
+        for (int c = 0; c < d; c++) {
+            double an = lcp_dot(k, a, 1, Nn + (size_t)c * k, 1);
+            G[(size_t)i * ny + c] = an;
+            G[(size_t)i * ny + d + c] = -an;
+        }
+    }
+    for (int c = 0; c < d; c++)
+        for (int i = 0; i < k; i++)
+            HN[i + (size_t)c * k] = lcp_dot(k, o->H + i, k, Nn + (size_t)c * k, 1);
+    double *LM = ws->LM, *Lq = ws->Lq;
+    memset(LM, 0, sizeof(double) * (size_t)L * L);
+    for (int p = 0; p < ny; p++) {
+        double sp = p < d ? 1 : -1;
+        const double *np = Nn + (size_t)(p % d) * k;
+        for (int q = 0; q < ny; q++)
+            LM[p + (size_t)q * L] = sp * (q < d ? 1 : -1) * lcp_dot(k, np, 1, HN + (size_t)(q % d) * k, 1);
+        double gp = 0;   /* gradient at t0: H t0 + g, along n_p */
+        for (int i = 0; i < k; i++)
+            gp += np[i] * (lcp_dot(k, o->H + i, k, t, 1) + o->g[i]);
+        Lq[p] = sp * gp;
+    }
+    for (int c = 0; c < m; c++) {
+        for (int p = 0; p < ny; p++) {
+            LM[p + (size_t)(ny + c) * L] = -G[(size_t)c * ny + p];
+            LM[ny + c + (size_t)p * L] = G[(size_t)c * ny + p];
+        }
+        Lq[ny + c] = h[c];
+    }
+    int s = lcp_lemke(L, LM, Lq, ws->Lz, &ws->lemke);
+    if (s == 0 && !lcp_kkt_feasible(ny, m, G, h, ws->Lz))
+        s = 2;
+    if (s == 0)
+        for (int c = 0; c < d; c++)
+            for (int i = 0; i < k; i++)
+                t[i] += (ws->Lz[c] - ws->Lz[d + c]) * Nn[i + (size_t)c * k];
+    free(buf);
+    return s;
+}
+
 int lcp_piece_examine(const lcp_reduced *r, const signed char *st, const lcp_objective *o, lcp_piece *pc,
                       lcp_qp_ws *ws, lcp_arena *ar)
 {
@@ -269,6 +324,8 @@ int lcp_piece_examine(const lcp_reduced *r, const signed char *st, const lcp_obj
                 found = line_piece(r, st, o, t, N, &dim, &line_flat);
             } else {
                 int s = lcp_qp_solve(r, st, o->H, o->g, 0, NULL, NULL, t, ws);
+                if (s == 2)
+                    s = nullspace_qp(r, st, o, rank, N, t, ws);
                 if (s == 0) {
                     dim = lcp_poly_dimension(r, st, 0, NULL, NULL, t, N, ws);
                     found = dim < 0 ? -1 : 1;

@@ -68,6 +68,25 @@ static void node_rows(const lcp_reduced *r, const signed char *st, int unit_rows
     *nin = c - *neq;
 }
 
+/* A basis too ill conditioned to re-solve leaves the tableau's values: refuse them when they are
+ * not even feasible, rather than let a wrong bound prune a subtree. */
+int lcp_kkt_feasible(int ny, int nc, const double *G, const double *h, const double *y)
+{
+    double hmax = 0, gmax = 0, ymax = 0, worst = 0;
+    for (int p = 0; p < ny; p++)
+        ymax = fmax(ymax, fabs(y[p]));
+    for (int c = 0; c < nc; c++) {
+        double v = h[c];
+        for (int p = 0; p < ny; p++) {
+            v += G[(size_t)c * ny + p] * y[p];
+            gmax = fmax(gmax, fabs(G[(size_t)c * ny + p]));
+        }
+        hmax = fmax(hmax, fabs(h[c]));
+        worst = fmin(worst, v);
+    }
+    return !(worst < -1e3 * NSDAE_TOL_RESIDUAL * (1 + hmax + gmax * ymax));
+}
+
 int lcp_qp_solve(const lcp_reduced *r, const signed char *st, const double *H, const double *g, int nex,
                  const double *Aex, const double *bex, double *t, lcp_qp_ws *ws)
 {
@@ -115,24 +134,15 @@ int lcp_qp_solve(const lcp_reduced *r, const signed char *st, const double *H, c
         Lq[ny + c] = h[c];
     }
     int status = lcp_lemke(L, LM, Lq, ws->Lz, &ws->lemke);
+    if (status == 0 && !lcp_kkt_feasible(ny, nc, G, h, ws->Lz))
+        status = 2;
+    /* Our pivot limit, or a final basis too ill conditioned to trust, on a degenerate node (a
+     * rank-deficient pattern of Siconos' diodeBridge20 made the whole call give up): Siconos'
+     * Lemke, with its own tie-breaking, is the second route, judged by the same test. */
+    if (status == 2 && (lcp_siconos_lemke_raw(L, LM, Lq, ws->Lz) != 0 || !lcp_kkt_feasible(ny, nc, G, h, ws->Lz)))
+        return 2;
     if (status != 0)
         return status;
-    /* A basis too ill conditioned to re-solve leaves the tableau's values: refuse them when
-     * they are not even feasible, rather than let a wrong bound prune a subtree. */
-    double hmax = 0, gmax = 0, ymax = 0, worst = 0;
-    for (int p = 0; p < ny; p++)
-        ymax = fmax(ymax, fabs(ws->Lz[p]));
-    for (int c = 0; c < nc; c++) {
-        double v = h[c];
-        for (int p = 0; p < ny; p++) {
-            v += G[(size_t)c * ny + p] * ws->Lz[p];
-            gmax = fmax(gmax, fabs(G[(size_t)c * ny + p]));
-        }
-        hmax = fmax(hmax, fabs(h[c]));
-        worst = fmin(worst, v);
-    }
-    if (worst < -1e3 * NSDAE_TOL_RESIDUAL * (1 + hmax + gmax * ymax))
-        return 2;
     memset(t, 0, sizeof(double) * (size_t)k);
     for (int p = 0; p < ny; p++)
         t[ws->yvar[p]] += ws->ysgn[p] * ws->Lz[p];

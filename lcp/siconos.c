@@ -52,6 +52,12 @@ static int guarded_lcp_lemke(LinearComplementarityProblem *p, double *z, double 
     return 0;
 }
 
+static int entries_span_ok(int N, const double *M);
+static int entries_span_ok_raw(int N, const double *M)
+{
+    return entries_span_ok(N, M);
+}
+
 static int guarded_lcp_enum(LinearComplementarityProblem *p, double *z, double *w, SolverOptions *o, int *info)
 {
     if (setjmp(*sn_get_jmp_buf())) {
@@ -61,6 +67,35 @@ static int guarded_lcp_enum(LinearComplementarityProblem *p, double *z, double *
     lcp_enum(p, z, w, info, o);
     sn_release_jmp_buf();
     return 0;
+}
+
+int lcp_siconos_lemke_raw(int N, const double *M, const double *q, double *z)
+{
+    double *Mc = malloc(sizeof(double) * (size_t)N * N), *qc = malloc(sizeof(double) * (size_t)N);
+    double *w = malloc(sizeof(double) * (size_t)N);
+    SolverOptions *o = solver_options_create(SICONOS_LCP_LEMKE);
+    LinearComplementarityProblem lp;
+    lp.size = N;
+    lp.M = Mc ? NM_create_from_data(NM_DENSE, N, N, Mc) : NULL;
+    lp.q = qc;
+    int info = 1;
+    if (Mc && qc && w && o && lp.M && entries_span_ok_raw(N, M)) {
+        memcpy(Mc, M, sizeof(double) * (size_t)N * N);
+        memcpy(qc, q, sizeof(double) * (size_t)N);
+        numerics_set_verbose(0);
+        if (guarded_lcp_lemke(&lp, z, w, o, &info))
+            info = 1;
+    }
+    if (o) {
+        solver_options_delete(o);
+        free(o);
+    }
+    if (lp.M)
+        NM_free_not_dense(lp.M);
+    free(Mc);
+    free(qc);
+    free(w);
+    return info == 0 ? 0 : 2;
 }
 
 static const char *fatal_msg(void)
