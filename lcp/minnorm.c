@@ -20,7 +20,9 @@ typedef struct bnb {
     double tie_f[TIE_CAP];
     double *tie_z;        /* TIE_CAP x size */
     double flat_f;        /* smallest objective at which the minimiser was flat */
-    double *zbuf;
+    double *zbuf, *wbuf;
+    const nsdae_mlcp *p;  /* the (equilibrated) problem: candidates are checked on it row by row */
+    double *dr, *dc;
     lcp_piece_list pieces;
     long nodes, leaves;
 } bnb;
@@ -28,6 +30,17 @@ typedef struct bnb {
 static double ftol(double f)
 {
     return NSDAE_TOL_OBJECTIVE * (1 + fabs(f));
+}
+
+/* A point that passes the sign tests of its pattern in reduced coordinates can still violate
+ * the MLCP row by row when its pattern matrix is nearly singular (Siconos' Buck converter
+ * MLCPs: a selected answer off by 99 % of its own row's terms). Only checked points are
+ * candidates. */
+static int point_ok(bnb *b, const double *t)
+{
+    lcp_red_z(b->r, t, b->zbuf);
+    lcp_caller_w(b->p, b->zbuf, b->wbuf);
+    return lcp_scaled_violation(b->p, b->dr, b->dc, b->zbuf, b->wbuf) <= NSDAE_TOL_RESIDUAL;
 }
 
 static void candidate(bnb *b, const double *t, double f, int flat)
@@ -113,7 +126,7 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
             int f = lcp_piece_examine(r, st, b->o, &pc, b->ws, b->ar);
             if (f < 0)
                 return nsdae_error_set(err, NSDAE_NUMERICAL, "minnorm: linear algebra failed on a leaf pattern");
-            if (f == 0)
+            if (f == 0 || !point_ok(b, pc.t))
                 continue;
             candidate(b, pc.t, pc.fval, pc.flat);
             if (b->counting && lcp_piece_list_push(&b->pieces, &pc))
@@ -155,9 +168,11 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
             }
         }
         if (bi < 0) {
-            /* complementary: a solution, and the best of this subtree */
-            candidate(b, t, f, 0);
-            if (!b->counting && !relaxation_flat(b, st, t))
+            /* complementary: a solution, and the best of this subtree (if it passes the rows) */
+            int ok = point_ok(b, t);
+            if (ok)
+                candidate(b, t, f, 0);
+            if (ok && !b->counting && !relaxation_flat(b, st, t))
                 continue;
             for (int i = 0; i < m && bi < 0; i++)   /* keep branching only to see ties or count */
                 if (st[i] == LCP_FREE)
@@ -233,6 +248,23 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec
     b.flat_f = INFINITY;
     b.t_best = lcp_arena_doubles(&ar, (size_t)k + 1);
     b.tie_z = lcp_arena_doubles(&ar, (size_t)TIE_CAP * N);
+    b.p = p;
+    b.zbuf = lcp_arena_doubles(&ar, (size_t)N);
+    b.wbuf = lcp_arena_doubles(&ar, (size_t)N);
+    b.dr = lcp_arena_doubles(&ar, (size_t)N);
+    b.dc = lcp_arena_doubles(&ar, (size_t)N);
+    if (ar.failed) {
+        st = nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
+        goto done;
+    }
+    lcp_scale_factors(N, p->M, b.dr, b.dc);
+    /* A first incumbent from one Lemke solve of the reduced LCP (t >= 0 _|_ R t + r0 >= 0):
+     * every relaxation above it is pruned from the start. */
+    if (r.vunit && m > 0) {
+        lcp_lemke_ws lw;
+        if (!lcp_lemke_ws_init(&lw, m, &ar) && lcp_lemke(m, r.R, r.r0, t, &lw) == 0 && point_ok(&b, t))
+            candidate(&b, t, lcp_objective_eval(&o, k, t), 0);
+    }
     if (!b.t_best || !b.tie_z) {
         st = nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
         goto done;
