@@ -21,7 +21,7 @@
 
 /* How far z_j (or a bound distance d) moves the rows it enters, relative to their terms s_k
  * above their rounding levels fl_k. */
-static double component_size(const nsdae_mlcp *p, const double *s, const double *fl, int j, double d)
+static double component_size(const nsdae_mlcp *p, const double *s, const double *fl, int j, double d, double zunit)
 {
     int N = p->size;
     double worst = 0, colmax = 0;
@@ -32,7 +32,11 @@ static double component_size(const nsdae_mlcp *p, const double *s, const double 
         if (c > 0)
             worst = fmax(worst, c / s[k]);
     }
-    return colmax > 0 ? worst : d != 0 ? INFINITY : 0;   /* z_j enters no row: only exact values */
+    if (colmax > 0)
+        return worst;
+    /* z_j enters no row: measured against the solution's size in z_j's equilibrated unit */
+    double c = fmax(0, fabs(d) - 64 * N * 2.220446049250313e-16 * zunit);
+    return c > 0 ? (zunit > 0 ? c / zunit : INFINITY) : 0;
 }
 
 double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double *dc, const double *z,
@@ -65,12 +69,12 @@ double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double 
         if (k == NSDAE_ROW_EQUALITY) {
             e = fabs(wr);
         } else if (k == NSDAE_ROW_COMPLEMENTARITY) {
-            double zsz = component_size(p, s, fl, i, z[i]);
+            double zsz = component_size(p, s, fl, i, z[i], dc[i] * zs);
             e = fmax(fmax(-wr, z[i] < 0 ? zsz : 0), fmin(fabs(wr), zsz));
         } else {   /* box: inside [lo, hi]; w > 0 only at lo, w < 0 only at hi */
             double lo = p->lo[i], hi = p->hi[i];
-            double dlo = isinf(lo) ? INFINITY : component_size(p, s, fl, i, z[i] - lo);
-            double dhi = isinf(hi) ? INFINITY : component_size(p, s, fl, i, hi - z[i]);
+            double dlo = isinf(lo) ? INFINITY : component_size(p, s, fl, i, z[i] - lo, dc[i] * zs);
+            double dhi = isinf(hi) ? INFINITY : component_size(p, s, fl, i, hi - z[i], dc[i] * zs);
             e = fmax(z[i] < lo ? dlo : 0, z[i] > hi ? dhi : 0);
             e = fmax(e, fmin(fmax(wr, 0), dlo));
             e = fmax(e, fmin(fmax(-wr, 0), dhi));

@@ -43,8 +43,8 @@ nsdae_status lcp_set_from_pieces(int size, const lcp_piece_list *l, long visited
     return NSDAE_OK;
 }
 
-/* Maps the pieces to the caller's variables and keeps only those that solve the caller's MLCP
- * row by row (check.c). A nearly singular pattern matrix can pass the sign tests in the
+/* Maps the pieces to the caller's variables and keeps only the points that solve the caller's
+ * MLCP row by row (check.c). A nearly singular pattern matrix can pass the sign tests in the
  * equilibrated units and still be no solution: Siconos' Buck converter MLCPs gave a second
  * "solution" with z[20] = -7.5e-6, of the size of every other term of the rows it enters.
  * -1 on out of memory. */
@@ -60,8 +60,8 @@ static int keep_checked(const nsdae_mlcp *p, const double *dr, const double *dc,
         nsdae_lcp_piece pc = set->pieces[i];
         lcp_scale_z_to_caller(N, dc, alpha, pc.z, pc.z);
         lcp_caller_w(p, pc.z, w);
-        if (!(lcp_scaled_violation(p, dr, dc, pc.z, w) <= NSDAE_TOL_RESIDUAL))
-            continue;
+        if (pc.is_point && !(lcp_scaled_violation(p, dr, dc, pc.z, w) <= NSDAE_TOL_RESIDUAL))
+            continue;   /* a continuum's representative lies on it within the sign tolerance */
         nsdae_lcp_piece *dst = &set->pieces[kept++];
         memmove(dst->z, pc.z, sizeof(double) * (size_t)N);
         dst->is_point = pc.is_point;

@@ -126,7 +126,9 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
             int f = lcp_piece_examine(r, st, b->o, &pc, b->ws, b->ar);
             if (f < 0)
                 return nsdae_error_set(err, NSDAE_NUMERICAL, "minnorm: linear algebra failed on a leaf pattern");
-            if (f == 0 || !point_ok(b, pc.t))
+            /* an isolated point from a nearly singular pattern may be no solution; a continuum's
+             * representative is placed on the piece by the objective within the sign tolerance */
+            if (f == 0 || (pc.dim == 0 && !point_ok(b, pc.t)))
                 continue;
             candidate(b, pc.t, pc.fval, pc.flat);
             if (b->counting && lcp_piece_list_push(&b->pieces, &pc))
