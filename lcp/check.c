@@ -9,9 +9,12 @@
  *
  * A row's terms can also be pure rounding noise (every z_j entering it is a rounded zero): there
  * "relative to the row" means nothing. So only what exceeds the row's rounding level counts:
- * 64 N eps times the size of the solution, measured in the equilibrated units (scale.c) where
- * every row and column of M has size about one, i.e. about 1e-13 of the solution at N = 10 -
- * four orders below any tolerance this layer accepts, and scale invariant like the rest.
+ * 64 N eps times the largest term any z_j makes in any row (max_k |M_kj z_j|), spread over the
+ * row by its entries relative to their columns' largest (the rounding error of z_j is relative
+ * to z_j's own unit, not to the row's): about 1e-13 of the solution's terms at N = 10, four
+ * orders below any tolerance this layer accepts, and scale invariant like the rest. Not the
+ * Ruiz-equilibrated units of scale.c: they split a 1e150 column between its row and column and
+ * then call the row's whole content noise (M = [6 0; 5 1e150], q = (-4.5625, -6), z2 = 0).
  * Measured on Siconos' test data (validation/siconos_data): every accepted answer there passes
  * with violations below 1e-13, the wrong ones violate by 1e-5 to 1. */
 #include "internal.h"
@@ -34,7 +37,7 @@ static double component_size(const nsdae_mlcp *p, const double *s, const double 
     }
     if (colmax > 0)
         return worst;
-    /* z_j enters no row: measured against the solution's size in z_j's equilibrated unit */
+    /* z_j enters no row: it has no unit; measured against the largest term of the solution */
     double c = fmax(0, fabs(d) - 64 * N * 2.220446049250313e-16 * zunit);
     return c > 0 ? (zunit > 0 ? c / zunit : INFINITY) : 0;
 }
@@ -42,23 +45,28 @@ static double component_size(const nsdae_mlcp *p, const double *s, const double 
 double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double *dc, const double *z,
                             const double *w)
 {
+    (void)dr;
+    (void)dc;
     int N = p->size;
-    double *s = malloc(sizeof(double) * 2 * (size_t)N), *fl = s + N;
+    double *s = malloc(sizeof(double) * 3 * (size_t)N), *fl = s + N, *cmax = fl + N;
     if (!s)
         return INFINITY;
     double zs = 0, worst = 0;
     for (int j = 0; j < N; j++) {
         if (!isfinite(z[j]) || !isfinite(w[j]))
             worst = INFINITY;
-        zs = fmax(zs, fmax(fabs(z[j] / dc[j]), fabs(dr[j] * p->q[j])));
+        cmax[j] = 0;
+        for (int i = 0; i < N; i++)
+            cmax[j] = fmax(cmax[j], fabs(p->M[i + (size_t)j * N]));
+        zs = fmax(zs, cmax[j] * fabs(z[j]));
     }
     for (int i = 0; i < N; i++) {
         double si = fabs(p->q[i]), rs = 0;
         for (int j = 0; j < N; j++) {
             si += fabs(p->M[i + (size_t)j * N] * z[j]);
-            rs += fabs(dr[i] * p->M[i + (size_t)j * N] * dc[j]);
+            rs += cmax[j] > 0 ? fabs(p->M[i + (size_t)j * N]) / cmax[j] : 0;
         }
-        fl[i] = 64 * N * 2.220446049250313e-16 * (1 + rs) * zs / dr[i];
+        fl[i] = 64 * N * 2.220446049250313e-16 * rs * zs;
         s[i] = si + fl[i];
         if (!isfinite(s[i]))
             worst = INFINITY;
@@ -69,12 +77,12 @@ double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double 
         if (k == NSDAE_ROW_EQUALITY) {
             e = fabs(wr);
         } else if (k == NSDAE_ROW_COMPLEMENTARITY) {
-            double zsz = component_size(p, s, fl, i, z[i], dc[i] * zs);
+            double zsz = component_size(p, s, fl, i, z[i], zs);
             e = fmax(fmax(-wr, z[i] < 0 ? zsz : 0), fmin(fabs(wr), zsz));
         } else {   /* box: inside [lo, hi]; w > 0 only at lo, w < 0 only at hi */
             double lo = p->lo[i], hi = p->hi[i];
-            double dlo = isinf(lo) ? INFINITY : component_size(p, s, fl, i, z[i] - lo, dc[i] * zs);
-            double dhi = isinf(hi) ? INFINITY : component_size(p, s, fl, i, hi - z[i], dc[i] * zs);
+            double dlo = isinf(lo) ? INFINITY : component_size(p, s, fl, i, z[i] - lo, zs);
+            double dhi = isinf(hi) ? INFINITY : component_size(p, s, fl, i, hi - z[i], zs);
             e = fmax(z[i] < lo ? dlo : 0, z[i] > hi ? dhi : 0);
             e = fmax(e, fmin(fmax(wr, 0), dlo));
             e = fmax(e, fmin(fmax(-wr, 0), dhi));
