@@ -24,7 +24,7 @@
 
 /* How far z_j (or a bound distance d) moves the rows it enters, relative to their terms s_k
  * above their rounding levels fl_k. */
-static double component_size(const nsdae_mlcp *p, const double *s, const double *fl, int j, double d, double zunit)
+static double component_size(const nsdae_mlcp *p, const double *s, const double *fl, int j, double d, double zmax)
 {
     int N = p->size;
     double worst = 0, colmax = 0;
@@ -37,9 +37,9 @@ static double component_size(const nsdae_mlcp *p, const double *s, const double 
     }
     if (colmax > 0)
         return worst;
-    /* z_j enters no row: it has no unit; measured against the largest term of the solution */
-    double c = fmax(0, fabs(d) - 64 * N * 2.220446049250313e-16 * zunit);
-    return c > 0 ? (zunit > 0 ? c / zunit : INFINITY) : 0;
+    /* z_j enters no row: it has no unit; measured against the largest |z_k| */
+    double c = fmax(0, fabs(d) - 64 * N * 2.220446049250313e-16 * zmax);
+    return c > 0 ? c / zmax : 0;
 }
 
 double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double *dc, const double *z,
@@ -51,10 +51,11 @@ double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double 
     double *s = malloc(sizeof(double) * 3 * (size_t)N), *fl = s + N, *cmax = fl + N;
     if (!s)
         return INFINITY;
-    double zs = 0, worst = 0;
+    double zs = 0, zmax = 0, worst = 0;
     for (int j = 0; j < N; j++) {
         if (!isfinite(z[j]) || !isfinite(w[j]))
             worst = INFINITY;
+        zmax = fmax(zmax, fabs(z[j]));
         cmax[j] = 0;
         for (int i = 0; i < N; i++)
             cmax[j] = fmax(cmax[j], fabs(p->M[i + (size_t)j * N]));
@@ -73,16 +74,17 @@ double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double 
     }
     for (int i = 0; i < N && worst < INFINITY; i++) {
         nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
-        double wr = copysign(fmax(0, fabs(w[i]) - fl[i]), w[i]) / s[i], e;
+        /* s_i = 0: row i has no terms at all, w_i = 0 exactly */
+        double wr = s[i] > 0 ? copysign(fmax(0, fabs(w[i]) - fl[i]), w[i]) / s[i] : 0, e;
         if (k == NSDAE_ROW_EQUALITY) {
             e = fabs(wr);
         } else if (k == NSDAE_ROW_COMPLEMENTARITY) {
-            double zsz = component_size(p, s, fl, i, z[i], zs);
+            double zsz = component_size(p, s, fl, i, z[i], zmax);
             e = fmax(fmax(-wr, z[i] < 0 ? zsz : 0), fmin(fabs(wr), zsz));
         } else {   /* box: inside [lo, hi]; w > 0 only at lo, w < 0 only at hi */
             double lo = p->lo[i], hi = p->hi[i];
-            double dlo = isinf(lo) ? INFINITY : component_size(p, s, fl, i, z[i] - lo, zs);
-            double dhi = isinf(hi) ? INFINITY : component_size(p, s, fl, i, hi - z[i], zs);
+            double dlo = isinf(lo) ? INFINITY : component_size(p, s, fl, i, z[i] - lo, zmax);
+            double dhi = isinf(hi) ? INFINITY : component_size(p, s, fl, i, hi - z[i], zmax);
             e = fmax(z[i] < lo ? dlo : 0, z[i] > hi ? dhi : 0);
             e = fmax(e, fmin(fmax(wr, 0), dlo));
             e = fmax(e, fmin(fmax(-wr, 0), dhi));

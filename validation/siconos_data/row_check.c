@@ -65,7 +65,7 @@ double row_check(const nsdae_mlcp *p, const double *z)
     for (int i = 0; i < N && isfinite(worst); i++) {
         nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
         /* what exceeds the rounding level, relative to the row's terms (s_i > 0: the floor is) */
-        double wr = copysign(fmax(0, fabs(w[i]) - fl[i]), w[i]) / s[i], e;
+        double wr = s[i] > 0 ? copysign(fmax(0, fabs(w[i]) - fl[i]), w[i]) / s[i] : 0, e;   /* s_i = 0: w_i = 0 */
         if (k == NSDAE_ROW_EQUALITY) {
             e = fabs(wr);
         } else if (k == NSDAE_ROW_COMPLEMENTARITY) {
