@@ -38,7 +38,10 @@ nsdae_status nsdae_mlcp_validate(const nsdae_mlcp *p, nsdae_error *err);
 
 /* Solver names: "enum" (SICONOS_MLCP_ENUM, any problem), "lemke" (SICONOS_LCP_LEMKE, pure LCP:
  * no equality or box row), "lcp-enum" (SICONOS_LCP_ENUM, pure LCP). Unknown name: INVALID_INPUT.
- * z and w have `size` entries. NO_SOLUTION when the solver finds none. Never aborts, never prints. */
+ * z and w have `size` entries. NO_SOLUTION when the solver finds none or its answer fails the
+ * per-row check (every row against its own terms; never NaN/Inf). Lemke and LCP ENUM run
+ * without Siconos' ||q||-relative post-check, on the caller's data and, when its entries span
+ * more than 2^200 or that fails, on the equilibrated data. Never aborts, never prints. */
 nsdae_status nsdae_lcp_solve_siconos(const nsdae_mlcp *p, const char *solver, double *z, double *w,
                                      nsdae_error *err);
 
@@ -61,8 +64,8 @@ typedef struct nsdae_lcp_solution_set {
 } nsdae_lcp_solution_set;
 
 /* All solutions by enumeration over complementarity patterns (LAPACKE), exact also when a
- * pattern's solution set is not a point. Cost 2^m for m complementarity rows (after box
- * conversion); refuses m > NSDAE_LCP_ENUM_MAX_M with NSDAE_LIMIT. Free with _free. */
+ * pattern's solution set is not a point; every isolated point returned passes the per-row
+ * check. Cost 2^m for m complementarity rows (after box conversion); refuses m > NSDAE_LCP_ENUM_MAX_M with NSDAE_LIMIT. Free with _free. */
 #define NSDAE_LCP_ENUM_MAX_M 26
 nsdae_status nsdae_lcp_enumerate(const nsdae_mlcp *p, nsdae_lcp_solution_set **out, nsdae_error *err);
 void nsdae_lcp_solution_set_free(nsdae_lcp_solution_set *set);
