@@ -203,6 +203,9 @@ nsdae_status lcp_scale_spec(int N, const double *dc, double alpha, const nsdae_m
  * invariant; +INFINITY for NaN/Inf. Accept with <= NSDAE_TOL_RESIDUAL. */
 double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double *dc, const double *z,
                             const double *w);
+/* The worst violation relative to the largest term of the whole problem (the earlier measure). */
+double lcp_global_violation(const nsdae_mlcp *p, const double *dr, const double *dc, const double *z,
+                            const double *w);
 
 /* ---- small dense LU (smalllu.c) --------------------------------------------------------------- */
 /* LU with partial pivoting in place (n x n, column-major, lda = n); 1 if a pivot is exactly zero. */

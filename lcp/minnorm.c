@@ -40,7 +40,7 @@ static int point_ok(bnb *b, const double *t)
 {
     lcp_red_z(b->r, t, b->zbuf);
     lcp_caller_w(b->p, b->zbuf, b->wbuf);
-    return lcp_scaled_violation(b->p, b->dr, b->dc, b->zbuf, b->wbuf) <= NSDAE_TOL_RESIDUAL;
+    return lcp_global_violation(b->p, b->dr, b->dc, b->zbuf, b->wbuf) <= NSDAE_TOL_RESIDUAL;
 }
 
 static void candidate(bnb *b, const double *t, double f, int flat)

@@ -122,7 +122,7 @@ nsdae_status nsdae_lcp_minnorm_ws(nsdae_lcp_workspace *ws, const nsdae_mlcp *p, 
         lcp_scale_z_to_caller(N, ws->dc, alpha, ws->zs, z);
         lcp_caller_w(p, z, w);
         res.objective *= fscale;
-        double v = lcp_scaled_violation(p, ws->dr, ws->dc, z, w);
+        double v = lcp_global_violation(p, ws->dr, ws->dc, z, w);
         if (!(v <= 1e3 * NSDAE_TOL_RESIDUAL))
             st = nsdae_error_set(err, NSDAE_NUMERICAL,
                                  "minnorm: the selected solution violates the MLCP by %.3g (relative)", v);
