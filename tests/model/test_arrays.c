@@ -1,6 +1,8 @@
 /* Arrays and loops of the .nsm language: what they unroll to (checked against the scalar
  * equations written out by hand), sizes that follow overrides, and the errors, each with its
  * file:line:col. */
+#include "parse_check.h"
+
 #include <criterion/criterion.h>
 #include <nsdae/model.h>
 
@@ -14,20 +16,6 @@ static nsdae_model *parse_ok(const char *src)
     nsdae_error err = {0};
     cr_assert_eq(nsdae_model_parse_string(src, strlen(src), "t.nsm", &m, &err), NSDAE_OK, "%s", err.message);
     return m;
-}
-
-static void check_bad(const char *src, const char *where, const char *what)
-{
-    nsdae_model *m = NULL;
-    nsdae_error err = {0};
-    nsdae_status st = nsdae_model_parse_string(src, strlen(src), "t.nsm", &m, &err);
-    cr_assert_eq(st, NSDAE_PARSE, "expected a parse error for:\n%s\ngot status %d (%s)", src, st, err.message);
-    cr_assert_null(m);
-    char prefix[64];
-    snprintf(prefix, sizeof prefix, "t.nsm:%s: ", where);
-    cr_expect(strncmp(err.message, prefix, strlen(prefix)) == 0, "position: want '%s', message '%s'", prefix,
-              err.message);
-    cr_expect(strstr(err.message, what) != NULL, "message '%s' lacks '%s'", err.message, what);
 }
 
 /* Residual of equation k at given values of x (order 0) and der(x) (order 1). */
