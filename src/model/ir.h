@@ -55,7 +55,7 @@ struct nsdae_model {
 
     /* Parameters whose value the parser used to build the model (array sizes, loop bounds,
      * indices, and the parameters those are defined from): overriding one re-parses the source
-     * with every override so far. NULL entries until first marked. */
+     * with every override so far. One flag per parameter. */
     unsigned char *param_structural;
     char *source;                /* a copy of the model text, for that re-parse */
     size_t source_len;
