@@ -264,7 +264,11 @@ const char *const *nsdae_model_param_names(const nsdae_model *m);       /* npara
 const double *nsdae_model_param_values(const nsdae_model *m);           /* nparams entries */
 
 /* Overrides a parameter (--param NAME=VALUE); parameters defined from it and not themselves
- * overridden are recomputed. Unknown name or non-finite value: NSDAE_INVALID_INPUT. */
+ * overridden are recomputed. Unknown name or non-finite value: NSDAE_INVALID_INPUT.
+ * A parameter that sizes an array, bounds a loop or indexes an element is read while parsing:
+ * overriding it parses the model again with every override so far (NSDAE_PARSE with
+ * file:line:col when the new value is not a valid size, the model then unchanged); m stays the
+ * same handle, but variables, equations and expressions obtained from it before are invalid. */
 nsdae_status nsdae_model_set_param(nsdae_model *m, const char *name, double value, nsdae_error *err);
 
 int nsdae_model_nequations(const nsdae_model *m);

@@ -68,7 +68,11 @@ static uint64_t hash_key(const nsdae_expr *k)
     h = mix(h, (uint64_t)(unsigned)k->order);
     h = mix(h, k->a ? (uint64_t)k->a->id + 1 : 0);
     h = mix(h, k->b ? (uint64_t)k->b->id + 1 : 0);
-    return h;
+    /* splitmix64's finaliser: the table uses the low bits, which mix() alone leaves clustered
+     * (consecutive ids and indices gave long probe runs: 20 000 equations took 2.8 s to intern) */
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+    return h ^ (h >> 31);
 }
 
 static int same_key(const nsdae_expr *x, const nsdae_expr *k)

@@ -55,6 +55,11 @@ void nsdae_model_destroy(nsdae_model *m)
     free(m->vars); free(m->var_names);
     free(m->params); free(m->param_names); free(m->param_values);
     free(m->eqs); free(m->blocks); free(m->conds);
+    for (int i = 0; i < m->narrays; i++) free(m->arrays[i].name);
+    free(m->arrays);
+    nsdae_names_free(&m->names);
+    free(m->param_structural);
+    free(m->source);
     free((char *)m->experiment.scheme);
     free(m->name); free(m->filename);
     nsdae_expr_pool_destroy(m->pool);
@@ -69,6 +74,10 @@ nsdae_status nsdae_ir_add_var(nsdae_model *m, const char *name, size_t len, nsda
     m->var_names = names;
     char *copy = dup_n(name, len);
     if (!copy) goto nomem;
+    if (!nsdae_names_add(&m->names, copy, len, NAME_VAR, m->nvars)) {
+        free(copy);
+        goto nomem;
+    }
     nsdae_var *v = &m->vars[m->nvars];
     memset(v, 0, sizeof *v);
     v->name = copy;
@@ -90,8 +99,16 @@ nsdae_status nsdae_ir_add_param(nsdae_model *m, const char *name, size_t len, ns
     double *values = realloc(m->param_values, (size_t)m->cap_params * sizeof *values);
     if (!values) goto nomem;
     m->param_values = values;
+    unsigned char *structural = realloc(m->param_structural, (size_t)m->cap_params);
+    if (!structural) goto nomem;
+    m->param_structural = structural;
+    m->param_structural[m->nparams] = 0;
     char *copy = dup_n(name, len);
     if (!copy) goto nomem;
+    if (!nsdae_names_add(&m->names, copy, len, NAME_PARAM, m->nparams)) {
+        free(copy);
+        goto nomem;
+    }
     nsdae_param *p = &m->params[m->nparams];
     memset(p, 0, sizeof *p);
     p->name = copy;
@@ -105,6 +122,37 @@ nsdae_status nsdae_ir_add_param(nsdae_model *m, const char *name, size_t len, ns
     return NSDAE_OK;
 nomem:
     return nsdae_error_set(err, NSDAE_NOMEM, "model: out of memory");
+}
+
+nsdae_status nsdae_ir_add_array(nsdae_model *m, const char *name, size_t len, nsdae_srcpos pos, int is_param,
+                                int first, int size, nsdae_error *err)
+{
+    if (!grow((void **)&m->arrays, &m->cap_arrays, m->narrays + 1, sizeof *m->arrays)) goto nomem;
+    char *copy = dup_n(name, len);
+    if (!copy) goto nomem;
+    if (!nsdae_names_add(&m->names, copy, len, is_param ? NAME_PARAM_ARRAY : NAME_VAR_ARRAY, m->narrays)) {
+        free(copy);
+        goto nomem;
+    }
+    m->arrays[m->narrays++] = (nsdae_ir_array){copy, pos, is_param, first, size};
+    return NSDAE_OK;
+nomem:
+    return nsdae_error_set(err, NSDAE_NOMEM, "model: out of memory");
+}
+
+/* e is a size, a bound, an index or a parameter definition: parsed text, small. */
+void nsdae_ir_mark_structural(nsdae_model *m, const nsdae_expr *e)
+{
+    if (!e || !(e->flags & NSDAE_EXPR_HAS_PARAM)) return;
+    if (e->kind == NSDAE_EXPR_PARAM) {
+        int k = e->index;
+        if (k < 0 || k >= m->nparams || m->param_structural[k]) return;
+        m->param_structural[k] = 1;
+        nsdae_ir_mark_structural(m, m->params[k].expr);
+        return;
+    }
+    nsdae_ir_mark_structural(m, e->a);
+    nsdae_ir_mark_structural(m, e->b);
 }
 
 nsdae_status nsdae_ir_add_equation(nsdae_model *m, const nsdae_equation *eq, nsdae_error *err)
@@ -148,38 +196,50 @@ static void recompute(nsdae_model *m)
     m->experiment.gamma = m->gamma_expr ? nsdae_expr_eval(m->gamma_expr, &env) : 0.0;
 }
 
-static void raise_order(nsdae_model *m, const nsdae_expr *e)
+/* Raises the derivative orders of the variables met in e. stamp[id] == tag marks the nodes
+ * already visited for this equation, so a shared subexpression is walked once per equation and
+ * the whole pass is linear in the size of the expressions (not nvars times it). */
+static void raise_order(nsdae_model *m, const nsdae_expr *e, int *stamp, int tag)
 {
-    if (!e) return;
-    for (int j = 0; j < m->nvars; j++) {
-        int k = nsdae_expr_max_order(e, j);
-        if (k > m->vars[j].max_order) m->vars[j].max_order = k;
+    if (!e || !(e->flags & NSDAE_EXPR_HAS_VAR) || stamp[e->id] == tag) return;
+    stamp[e->id] = tag;
+    if (e->kind == NSDAE_EXPR_VAR) {
+        if (e->order > m->vars[e->index].max_order) m->vars[e->index].max_order = e->order;
+        return;
     }
+    raise_order(m, e->a, stamp, tag);
+    raise_order(m, e->b, stamp, tag);
 }
 
-static void raise_order_cond(nsdae_model *m, const nsdae_cond *c)
+static void raise_order_cond(nsdae_model *m, const nsdae_cond *c, int *stamp, int tag)
 {
     if (!c) return;
-    raise_order(m, c->lhs);
-    raise_order(m, c->rhs);
-    raise_order_cond(m, c->a);
-    raise_order_cond(m, c->b);
+    raise_order(m, c->lhs, stamp, tag);
+    raise_order(m, c->rhs, stamp, tag);
+    raise_order_cond(m, c->a, stamp, tag);
+    raise_order_cond(m, c->b, stamp, tag);
 }
 
-void nsdae_ir_finish(nsdae_model *m)
+nsdae_status nsdae_ir_finish(nsdae_model *m, nsdae_error *err)
 {
+    int *stamp = calloc(nsdae_expr_pool_size(m->pool) + 1, sizeof *stamp);
+    if (!stamp) return nsdae_error_set(err, NSDAE_NOMEM, "model: out of memory");
+    int tag = 0;
     for (int i = 0; i < m->neqs; i++) {
         const nsdae_equation *q = &m->eqs[i];
-        raise_order(m, q->residual);
-        raise_order(m, q->a);
-        raise_order(m, q->b);
-        raise_order(m, q->arg);
+        ++tag;
+        raise_order(m, q->residual, stamp, tag);
+        raise_order(m, q->a, stamp, tag);
+        raise_order(m, q->b, stamp, tag);
+        raise_order(m, q->arg, stamp, tag);
         if (q->kind == NSDAE_EQ_SIGN && m->vars[q->var].max_order < 0) m->vars[q->var].max_order = 0;
     }
     for (int b = 0; b < m->nblocks; b++)
         for (int k = 0; k < (m->blocks[b].kind == NSDAE_BLOCK_IF ? m->blocks[b].nbranches - 1 : 1); k++)
-            raise_order_cond(m, m->blocks[b].conds[k]);
+            raise_order_cond(m, m->blocks[b].conds[k], stamp, ++tag);
+    free(stamp);
     recompute(m);
+    return NSDAE_OK;
 }
 
 /* ---- accessors ----------------------------------------------------------------------------- */
@@ -212,16 +272,35 @@ const nsdae_block *nsdae_model_block(const nsdae_model *m, int i)
 
 int nsdae_model_find_var(const nsdae_model *m, const char *name)
 {
-    for (int i = 0; i < m->nvars; i++)
-        if (strcmp(m->var_names[i], name) == 0) return i;
-    return -1;
+    int i;
+    return name && nsdae_names_find(&m->names, name, strlen(name), &i) == NAME_VAR ? i : -1;
 }
 
 int nsdae_model_find_param(const nsdae_model *m, const char *name)
 {
-    for (int i = 0; i < m->nparams; i++)
-        if (strcmp(m->param_names[i], name) == 0) return i;
-    return -1;
+    int i;
+    return name && nsdae_names_find(&m->names, name, strlen(name), &i) == NAME_PARAM ? i : -1;
+}
+
+/* Overriding a parameter the parser used (an array size, a loop bound): the model is built
+ * again from its source with every override so far, and takes the place of the old one in *m. */
+static nsdae_status reparse(nsdae_model *m, int k, double value, nsdae_error *err)
+{
+    nsdae_ir_override *ov = malloc((size_t)m->nparams * sizeof *ov);
+    if (!ov) return nsdae_error_set(err, NSDAE_NOMEM, "model: out of memory");
+    int nov = 0;
+    for (int j = 0; j < m->nparams; j++)
+        if (j == k || m->params[j].overridden)
+            ov[nov++] = (nsdae_ir_override){m->param_names[j], j == k ? value : m->params[j].value};
+    nsdae_model *fresh = NULL;
+    nsdae_status st = nsdae_model_parse_with(m->source, m->source_len, m->filename, ov, nov, &fresh, err);
+    free(ov);
+    if (st) return st;
+    nsdae_model old = *m;
+    *m = *fresh;
+    *fresh = old;
+    nsdae_model_destroy(fresh);
+    return NSDAE_OK;
 }
 
 nsdae_status nsdae_model_set_param(nsdae_model *m, const char *name, double value, nsdae_error *err)
@@ -232,6 +311,7 @@ nsdae_status nsdae_model_set_param(nsdae_model *m, const char *name, double valu
                                name ? name : "(null)");
     if (!isfinite(value))
         return nsdae_error_set(err, NSDAE_INVALID_INPUT, "parameter '%s': value %g is not finite", name, value);
+    if (m->param_structural[k] && m->source) return reparse(m, k, value, err);
     m->params[k].value = value;
     m->params[k].overridden = 1;
     recompute(m);

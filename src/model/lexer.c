@@ -14,7 +14,8 @@ static const struct {
     {"model", T_MODEL}, {"end", T_END}, {"parameter", T_PARAMETER}, {"var", T_VAR},
     {"equation", T_EQUATION}, {"if", T_IF}, {"then", T_THEN}, {"elseif", T_ELSEIF}, {"else", T_ELSE},
     {"when", T_WHEN}, {"der", T_DER}, {"time", T_TIME}, {"in", T_IN}, {"restitution", T_RESTITUTION},
-    {"experiment", T_EXPERIMENT}, {"and", T_AND}, {"or", T_OR}, {"not", T_NOT},
+    {"experiment", T_EXPERIMENT}, {"and", T_AND}, {"or", T_OR}, {"not", T_NOT}, {"for", T_FOR},
+    {"loop", T_LOOP},
 };
 
 const char *nsdae_tok_name(tok_kind kind)
@@ -28,7 +29,8 @@ const char *nsdae_tok_name(tok_kind kind)
         [T_OR] = "'or'", [T_NOT] = "'not'", [T_LPAREN] = "'('", [T_RPAREN] = "')'", [T_LBRACKET] = "'['",
         [T_RBRACKET] = "']'", [T_COMMA] = "','", [T_SEMI] = "';'", [T_ASSIGN] = "'='", [T_PLUS] = "'+'",
         [T_MINUS] = "'-'", [T_STAR] = "'*'", [T_SLASH] = "'/'", [T_CARET] = "'^'", [T_LT] = "'<'",
-        [T_GT] = "'>'", [T_LE] = "'<='", [T_GE] = "'>='", [T_PERP] = "'_|_'",
+        [T_GT] = "'>'", [T_LE] = "'<='", [T_GE] = "'>='", [T_PERP] = "'_|_'", [T_FOR] = "'for'",
+        [T_LOOP] = "'loop'", [T_LBRACE] = "'{'", [T_RBRACE] = "'}'", [T_COLON] = "':'",
     };
     return (unsigned)kind < sizeof names / sizeof names[0] && names[kind] ? names[kind] : "a token";
 }
@@ -144,6 +146,9 @@ nsdae_status nsdae_lex(const char *src, size_t n, const char *file, token_list *
             case ')': t.kind = T_RPAREN; break;
             case '[': t.kind = T_LBRACKET; break;
             case ']': t.kind = T_RBRACKET; break;
+            case '{': t.kind = T_LBRACE; break;
+            case '}': t.kind = T_RBRACE; break;
+            case ':': t.kind = T_COLON; break;
             case ',': t.kind = T_COMMA; break;
             case ';': t.kind = T_SEMI; break;
             case '=': t.kind = T_ASSIGN; break;

@@ -12,10 +12,10 @@ typedef enum tok_kind {
     T_EOF = 0, T_IDENT, T_NUMBER,
     /* keywords */
     T_MODEL, T_END, T_PARAMETER, T_VAR, T_EQUATION, T_IF, T_THEN, T_ELSEIF, T_ELSE, T_WHEN, T_DER,
-    T_TIME, T_IN, T_RESTITUTION, T_EXPERIMENT, T_AND, T_OR, T_NOT,
+    T_TIME, T_IN, T_RESTITUTION, T_EXPERIMENT, T_AND, T_OR, T_NOT, T_FOR, T_LOOP,
     /* punctuation */
     T_LPAREN, T_RPAREN, T_LBRACKET, T_RBRACKET, T_COMMA, T_SEMI, T_ASSIGN, T_PLUS, T_MINUS, T_STAR,
-    T_SLASH, T_CARET, T_LT, T_GT, T_LE, T_GE, T_PERP
+    T_SLASH, T_CARET, T_LT, T_GT, T_LE, T_GE, T_PERP, T_LBRACE, T_RBRACE, T_COLON
 } tok_kind;
 
 typedef struct token {

@@ -19,6 +19,25 @@ char *nsdae_ps_slice(parser *P, const token *first, const token *last)
     return s;
 }
 
+/* The source text of an equation; an equation unrolled from a loop body also names its
+ * iteration ("der(z[i]) = v[i] with i = 3"), since every iteration shares the text and position. */
+static char *equation_text(parser *P, const token *first, const token *last)
+{
+    char *text = nsdae_ps_slice(P, first, last);
+    if (!text || P->nloops == 0) return text;
+    size_t n = strlen(text), cap = n + 8 + (size_t)P->nloops * 48;
+    char *t = realloc(text, cap);
+    if (!t) {
+        free(text);
+        return NULL;
+    }
+    for (int k = 0; k < P->nloops; k++)
+        n += (size_t)snprintf(t + n, cap - n, "%s%.*s = %ld", k ? ", " : " with ",
+                              (int)(P->loops[k].len > 24 ? 24 : P->loops[k].len), P->loops[k].name,
+                              P->loops[k].value);
+    return t;
+}
+
 static int add_equation(parser *P, nsdae_equation *q, const token *first)
 {
     const token *last = &P->toks.v[P->pos > 0 ? P->pos - 1 : 0];
@@ -26,7 +45,7 @@ static int add_equation(parser *P, nsdae_equation *q, const token *first)
     q->pos = pos_of(first);
     q->block = P->block;
     q->branch = P->branch;
-    q->text = nsdae_ps_slice(P, first, last);
+    q->text = equation_text(P, first, last);
     if (!q->text) {
         nsdae_ps_nomem(P);
         return 0;
@@ -295,6 +314,7 @@ int nsdae_ps_parse_equation_list(parser *P, int nested)
         int n;
         if (k == T_IF) n = parse_if(P);
         else if (k == T_WHEN) n = parse_when(P);
+        else if (k == T_FOR) n = nsdae_ps_parse_for(P);
         else n = parse_simple_equation(P) ? 1 : -1;
         if (n < 0 || P->st) return -1;
         count += n;

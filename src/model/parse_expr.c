@@ -25,8 +25,8 @@ static const nsdae_expr *parse_call(parser *P, const token *name)
         if (nsdae_ps_tok_is(P, name, functions[i].name)) f = (int)i;
     const char *s = P->src + name->start;
     if (f < 0) {
-        if (nsdae_ps_find_name((const char *const *)P->m->var_names, P->m->nvars, s, name->len) >= 0 ||
-            nsdae_ps_find_name((const char *const *)P->m->param_names, P->m->nparams, s, name->len) >= 0)
+        long v;
+        if (nsdae_ps_lookup(P, name, NULL) != NAME_NONE || nsdae_ps_loop_value(P, name, &v))
             nsdae_ps_perr(P, name, "'%.*s' is not a function (functions: sin cos exp log sqrt abs sign min max)",
                           (int)name->len, s);
         else
@@ -100,10 +100,24 @@ static const nsdae_expr *parse_primary(parser *P)
         }
         nsdae_ps_advance(P);
         const char *s = P->src + t->start;
-        int j = nsdae_ps_find_name((const char *const *)P->m->var_names, P->m->nvars, s, t->len);
-        if (j >= 0) return nsdae_ps_checked(P, nsdae_expr_var(P->m->pool, j, 0));
-        int k = nsdae_ps_find_name((const char *const *)P->m->param_names, P->m->nparams, s, t->len);
-        if (k >= 0) return nsdae_ps_checked(P, nsdae_expr_param(P->m->pool, k));
+        long value;
+        int loop = nsdae_ps_loop_value(P, t, &value), j = -1;
+        name_kind kind = loop ? NAME_NONE : nsdae_ps_lookup(P, t, &j);
+        if (nsdae_ps_peek(P)->kind == T_LBRACKET) {
+            if (loop) {
+                nsdae_ps_perr(P, t, "loop variable '%.*s' is not an array", (int)t->len, s);
+                return NULL;
+            }
+            return nsdae_ps_parse_element(P, t, kind, j);
+        }
+        if (loop) return nsdae_ps_checked(P, X_C(P->m->pool, (double)value));
+        if (kind == NAME_VAR) return nsdae_ps_checked(P, nsdae_expr_var(P->m->pool, j, 0));
+        if (kind == NAME_PARAM) return nsdae_ps_checked(P, nsdae_expr_param(P->m->pool, j));
+        if (kind == NAME_VAR_ARRAY || kind == NAME_PARAM_ARRAY) {
+            nsdae_ps_perr(P, t, "'%.*s' is an array of %d elements: expected an index, '%.*s[...]'", (int)t->len, s,
+                          P->m->arrays[j].size, (int)t->len, s);
+            return NULL;
+        }
         for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++)
             if (nsdae_ps_tok_is(P, t, functions[i].name)) {
                 nsdae_ps_perr(P, t, "function '%s' used without arguments: expected '(' after it", functions[i].name);

@@ -25,16 +25,23 @@ int nsdae_ps_accept(parser *P, tok_kind k)
     return 1;
 }
 
-/* Reports an error at token t (only the first error is kept). */
+/* Reports an error at token t (only the first error is kept). Inside a loop body the position
+ * is the same for every iteration, so the message also names the iteration: "(with i = 3)". */
 void nsdae_ps_perr(parser *P, const token *t, const char *fmt, ...)
 {
     if (P->st) return;
-    char msg[360];
+    char msg[360], ctx[160] = "";
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    P->st = nsdae_error_set(P->err, NSDAE_PARSE, "%s:%d:%d: %s", P->file, t->line, t->col, msg);
+    size_t n = 0;
+    for (int k = 0; k < P->nloops && n < sizeof ctx; k++)
+        n += (size_t)snprintf(ctx + n, sizeof ctx - n, "%s%.*s = %ld", k ? ", " : " (with ",
+                              (int)(P->loops[k].len > 20 ? 20 : P->loops[k].len), P->loops[k].name,
+                              P->loops[k].value);
+    if (P->nloops && n + 1 < sizeof ctx) strcat(ctx, ")");
+    P->st = nsdae_error_set(P->err, NSDAE_PARSE, "%s:%d:%d: %s%s", P->file, t->line, t->col, msg, ctx);
 }
 
 void nsdae_ps_nomem(parser *P)
@@ -81,10 +88,8 @@ const nsdae_expr *nsdae_ps_checked(parser *P, const nsdae_expr *e)
     return e;
 }
 
-int nsdae_ps_find_name(const char *const *names, int n, const char *s, size_t len)
+name_kind nsdae_ps_lookup(parser *P, const token *t, int *index)
 {
-    for (int i = 0; i < n; i++)
-        if (strlen(names[i]) == len && memcmp(names[i], s, len) == 0) return i;
-    return -1;
+    return nsdae_names_find(&P->m->names, P->src + t->start, t->len, index);
 }
 

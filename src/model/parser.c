@@ -18,11 +18,15 @@
 static int check_new_name(parser *P, const token *t)
 {
     const char *s = P->src + t->start;
-    int j = nsdae_ps_find_name((const char *const *)P->m->var_names, P->m->nvars, s, t->len);
+    int j;
     const nsdae_srcpos *first = NULL;
-    if (j >= 0) first = &P->m->vars[j].pos;
-    int k = nsdae_ps_find_name((const char *const *)P->m->param_names, P->m->nparams, s, t->len);
-    if (k >= 0) first = &P->m->params[k].pos;
+    switch (nsdae_ps_lookup(P, t, &j)) {
+    case NAME_VAR: first = &P->m->vars[j].pos; break;
+    case NAME_PARAM: first = &P->m->params[j].pos; break;
+    case NAME_VAR_ARRAY:
+    case NAME_PARAM_ARRAY: first = &P->m->arrays[j].pos; break;
+    case NAME_NONE: break;
+    }
     if (first) {
         nsdae_ps_perr(P, t, "duplicate declaration of '%.*s' (first declared at %d:%d)", (int)t->len, s, first->line,
                       first->col);
@@ -40,65 +44,143 @@ static const token *expect_name(parser *P, const char *after)
     return NULL;
 }
 
+/* An override given before parsing takes the place of the declared value at once, so that the
+ * sizes and bounds read after it see it. */
+static void apply_override(parser *P, int k)
+{
+    for (int i = 0; i < P->nov; i++)
+        if (strcmp(P->ov[i].name, P->m->param_names[k]) == 0) {
+            P->m->params[k].value = P->m->param_values[k] = P->ov[i].value;
+            P->m->params[k].overridden = 1;
+            P->ov_used[i] = 1;
+        }
+}
+
+static int add_param(parser *P, const char *name, size_t len, nsdae_srcpos pos, const nsdae_expr *e)
+{
+    nsdae_error e2;
+    if (nsdae_ir_add_param(P->m, name, len, pos, e, &e2)) {
+        nsdae_ps_nomem(P);
+        return 0;
+    }
+    apply_override(P, P->m->nparams - 1);
+    return 1;
+}
+
+/* The elements of a parameter or variable array, one scalar each, named "name[k]". */
+static int add_array(parser *P, const token *name, long size, int is_param, const nsdae_expr *const *first,
+                     const nsdae_expr *const *second)
+{
+    nsdae_model *m = P->m;
+    nsdae_error e2;
+    if (nsdae_ir_add_array(m, P->src + name->start, name->len, pos_of(name), is_param,
+                           is_param ? m->nparams : m->nvars, (int)size, &e2)) {
+        nsdae_ps_nomem(P);
+        return 0;
+    }
+    for (long k = 1; k <= size; k++) {
+        char el[NSDAE_MODEL_MAX_IDENT + 24];
+        nsdae_ps_element_name(P, name, k, el, sizeof el);
+        if (is_param) {
+            if (!add_param(P, el, strlen(el), pos_of(name), first[k - 1])) return 0;
+            continue;
+        }
+        if (nsdae_ir_add_var(m, el, strlen(el), pos_of(name), &e2)) {
+            nsdae_ps_nomem(P);
+            return 0;
+        }
+        m->vars[m->nvars - 1].start = first ? first[k - 1] : NULL;
+        m->vars[m->nvars - 1].dstart = second ? second[k - 1] : NULL;
+    }
+    return 1;
+}
+
+/* parameter NAME = EXPR;  parameter NAME[SIZE] = VALUES; */
 static int parse_parameter(parser *P)
 {
     nsdae_ps_advance(P);
     const token *name = expect_name(P, "'parameter'");
-    if (!name || !check_new_name(P, name) || !nsdae_ps_expect(P, T_ASSIGN, " after the parameter name")) return 0;
+    long size = 0;
+    if (!name || !check_new_name(P, name)) return 0;
+    if (nsdae_ps_peek(P)->kind == T_LBRACKET && !nsdae_ps_parse_size(P, name, &size)) return 0;
+    if (!nsdae_ps_expect(P, T_ASSIGN, " after the parameter name")) return 0;
     P->ops = 0;
+    if (size > 0) {
+        const nsdae_expr **vals = malloc((size_t)size * sizeof *vals);
+        if (!vals) { nsdae_ps_nomem(P); return 0; }
+        int ok = nsdae_ps_parse_array_values(P, name, size, "a parameter value", vals) &&
+                 nsdae_ps_expect(P, T_SEMI, " after the parameter value") && add_array(P, name, size, 1, vals, NULL);
+        free(vals);
+        return ok;
+    }
     const token *at = nsdae_ps_peek(P);
     const nsdae_expr *e = nsdae_ps_parse_expr(P);
     if (!nsdae_ps_require_const(P, e, at, "a parameter value") ||
         !nsdae_ps_expect(P, T_SEMI, " after the parameter value"))
         return 0;
-    nsdae_error e2;
-    if (nsdae_ir_add_param(P->m, P->src + name->start, name->len, pos_of(name), e, &e2)) {
-        nsdae_ps_nomem(P);
-        return 0;
-    }
-    return 1;
+    return add_param(P, P->src + name->start, name->len, pos_of(name), e);
 }
 
+/* (start = V, dstart = V) of a declaration; arrays (size > 0) get size values each. */
+static int parse_starts(parser *P, const token *name, long size, const nsdae_expr **start, const nsdae_expr **dstart)
+{
+    int have_start = 0, have_dstart = 0;
+    do {
+        const token *mod = nsdae_ps_peek(P);
+        int is_start = nsdae_ps_tok_is(P, mod, "start"), is_dstart = nsdae_ps_tok_is(P, mod, "dstart");
+        if (!is_start && !is_dstart) {
+            char b[64];
+            nsdae_ps_perr(P, mod, "expected 'start' or 'dstart' in the declaration of '%.*s', found %s",
+                          (int)name->len, P->src + name->start, nsdae_ps_describe(P, mod, b, sizeof b));
+            return 0;
+        }
+        if ((is_start && have_start) || (is_dstart && have_dstart)) {
+            nsdae_ps_perr(P, mod, "'%s' given twice", is_start ? "start" : "dstart");
+            return 0;
+        }
+        nsdae_ps_advance(P);
+        if (!nsdae_ps_expect(P, T_ASSIGN, is_start ? " after 'start'" : " after 'dstart'")) return 0;
+        P->ops = 0;
+        const char *what = is_start ? "a start value" : "a dstart value";
+        const nsdae_expr **out = is_start ? start : dstart;
+        if (size > 0) {
+            if (!nsdae_ps_parse_array_values(P, name, size, what, out)) return 0;
+        } else {
+            const token *at = nsdae_ps_peek(P);
+            out[0] = nsdae_ps_parse_expr(P);
+            if (!nsdae_ps_require_const(P, out[0], at, what)) return 0;
+        }
+        if (is_start) have_start = 1;
+        else have_dstart = 1;
+    } while (nsdae_ps_accept(P, T_COMMA));
+    return nsdae_ps_expect(P, T_RPAREN, " after the start values");
+}
+
+/* var NAME[(start = .., dstart = ..)];  var NAME[SIZE][(...)]; */
 static int parse_var(parser *P)
 {
     nsdae_ps_advance(P);
     const token *name = expect_name(P, "'var'");
+    long size = 0;
     if (!name || !check_new_name(P, name)) return 0;
-    const nsdae_expr *start = NULL, *dstart = NULL;
-    if (nsdae_ps_accept(P, T_LPAREN)) {
-        do {
-            const token *mod = nsdae_ps_peek(P);
-            int is_start = nsdae_ps_tok_is(P, mod, "start"), is_dstart = nsdae_ps_tok_is(P, mod, "dstart");
-            if (!is_start && !is_dstart) {
-                char b[64];
-                nsdae_ps_perr(P, mod, "expected 'start' or 'dstart' in the declaration of '%.*s', found %s",
-                              (int)name->len, P->src + name->start, nsdae_ps_describe(P, mod, b, sizeof b));
-                return 0;
-            }
-            if ((is_start && start) || (is_dstart && dstart)) {
-                nsdae_ps_perr(P, mod, "'%s' given twice", is_start ? "start" : "dstart");
-                return 0;
-            }
-            nsdae_ps_advance(P);
-            if (!nsdae_ps_expect(P, T_ASSIGN, is_start ? " after 'start'" : " after 'dstart'")) return 0;
-            P->ops = 0;
-            const token *at = nsdae_ps_peek(P);
-            const nsdae_expr *e = nsdae_ps_parse_expr(P);
-            if (!nsdae_ps_require_const(P, e, at, is_start ? "a start value" : "a dstart value")) return 0;
-            if (is_start) start = e;
-            else dstart = e;
-        } while (nsdae_ps_accept(P, T_COMMA));
-        if (!nsdae_ps_expect(P, T_RPAREN, " after the start values")) return 0;
+    if (nsdae_ps_peek(P)->kind == T_LBRACKET && !nsdae_ps_parse_size(P, name, &size)) return 0;
+    size_t n = size > 0 ? (size_t)size : 1;
+    const nsdae_expr **vals = calloc(2 * n, sizeof *vals);
+    if (!vals) { nsdae_ps_nomem(P); return 0; }
+    int ok = (!nsdae_ps_accept(P, T_LPAREN) || parse_starts(P, name, size, vals, vals + n)) &&
+             nsdae_ps_expect(P, T_SEMI, " after the variable declaration");
+    if (ok && size > 0) ok = add_array(P, name, size, 0, vals, vals + n);
+    else if (ok) {
+        nsdae_error e2;
+        ok = nsdae_ir_add_var(P->m, P->src + name->start, name->len, pos_of(name), &e2) == NSDAE_OK;
+        if (!ok) nsdae_ps_nomem(P);
+        else {
+            P->m->vars[P->m->nvars - 1].start = vals[0];
+            P->m->vars[P->m->nvars - 1].dstart = vals[1];
+        }
     }
-    if (!nsdae_ps_expect(P, T_SEMI, " after the variable declaration")) return 0;
-    nsdae_error e2;
-    if (nsdae_ir_add_var(P->m, P->src + name->start, name->len, pos_of(name), &e2)) {
-        nsdae_ps_nomem(P);
-        return 0;
-    }
-    P->m->vars[P->m->nvars - 1].start = start;
-    P->m->vars[P->m->nvars - 1].dstart = dstart;
-    return 1;
+    free(vals);
+    return ok;
 }
 
 /* The numeric experiment settings: name, what a message calls it, the admitted range. */
@@ -207,9 +289,9 @@ static void parse_model(parser *P)
         case T_END: {
             nsdae_ps_advance(P);
             const token *n2 = nsdae_ps_peek(P);
-            if (n2->kind == T_IF || n2->kind == T_WHEN) {
-                nsdae_ps_perr(P, t, "'end %s' without a matching '%s'", n2->kind == T_IF ? "if" : "when",
-                              n2->kind == T_IF ? "if" : "when");
+            if (n2->kind == T_IF || n2->kind == T_WHEN || n2->kind == T_FOR) {
+                const char *kw = n2->kind == T_IF ? "if" : n2->kind == T_WHEN ? "when" : "for";
+                nsdae_ps_perr(P, t, "'end %s' without a matching '%s'", kw, kw);
                 return;
             }
             if (n2->kind != T_IDENT || n2->len != strlen(P->m->name) ||
@@ -236,8 +318,34 @@ static void parse_model(parser *P)
     }
 }
 
-nsdae_status nsdae_model_parse_string(const char *text, size_t length, const char *filename, nsdae_model **out,
-                                      nsdae_error *err)
+/* Every override must name a parameter of the model as built with them (an element "m[12]"
+ * disappears when the size it depends on shrinks). */
+static void check_overrides_used(parser *P)
+{
+    for (int i = 0; i < P->nov && !P->st; i++)
+        if (!P->ov_used[i])
+            P->st = nsdae_error_set(P->err, NSDAE_INVALID_INPUT, "model %s has no parameter '%s'",
+                                    P->m->name ? P->m->name : "?", P->ov[i].name);
+}
+
+/* Keeps the text when the model has structural parameters (overriding one re-parses it). */
+static void keep_source(parser *P, const char *text, size_t length)
+{
+    int structural = 0;
+    for (int k = 0; k < P->m->nparams && !structural; k++) structural = P->m->param_structural[k];
+    if (!structural) return;
+    P->m->source = malloc(length + 1);
+    if (!P->m->source) {
+        nsdae_ps_nomem(P);
+        return;
+    }
+    memcpy(P->m->source, text, length);
+    P->m->source[length] = '\0';
+    P->m->source_len = length;
+}
+
+nsdae_status nsdae_model_parse_with(const char *text, size_t length, const char *filename,
+                                    const nsdae_ir_override *ov, int nov, nsdae_model **out, nsdae_error *err)
 {
     *out = NULL;
     if (!filename) filename = "<string>";
@@ -248,23 +356,36 @@ nsdae_status nsdae_model_parse_string(const char *text, size_t length, const cha
     P.file = filename;
     P.err = err;
     P.block = P.branch = -1;
+    P.ov = ov;
+    P.nov = nov;
+    if (nov > 0 && !(P.ov_used = calloc((size_t)nov, 1)))
+        return nsdae_error_set(err, NSDAE_NOMEM, "%s: out of memory while parsing", filename);
     nsdae_status st = nsdae_lex(text, length, filename, &P.toks, err);
-    if (st) return st;
-    st = nsdae_ir_create(filename, &P.m, err);
+    if (!st) st = nsdae_ir_create(filename, &P.m, err);
     if (st) {
         nsdae_tokens_free(&P.toks);
+        free(P.ov_used);
         return st;
     }
     parse_model(&P);
     nsdae_tokens_free(&P.toks);
     if (!P.st && nsdae_expr_pool_failed(P.m->pool)) nsdae_ps_nomem(&P);
+    check_overrides_used(&P);
+    if (!P.st) keep_source(&P, text, length);
+    if (!P.st) P.st = nsdae_ir_finish(P.m, err);
+    free(P.ov_used);
     if (P.st) {
         nsdae_model_destroy(P.m);
         return P.st;
     }
-    nsdae_ir_finish(P.m);
     *out = P.m;
     return NSDAE_OK;
+}
+
+nsdae_status nsdae_model_parse_string(const char *text, size_t length, const char *filename, nsdae_model **out,
+                                      nsdae_error *err)
+{
+    return nsdae_model_parse_with(text, length, filename, NULL, 0, out, err);
 }
 
 nsdae_status nsdae_model_parse_file(const char *path, nsdae_model **out, nsdae_error *err)

@@ -33,6 +33,9 @@ typedef struct lctx {
     const nsdae_equation **motion; /* ndof: equation of motion of coordinate j (after matching) */
     const nsdae_expr **mass;       /* ndof x ndof, column-major: M[i + j*ndof] */
     const nsdae_expr **force;      /* ndof: F_i */
+    double *points;                /* the test states of nsdae_lag_eval_at, built on first use: the
+                                      checks evaluate O(ndof^2) coefficients, and rebuilding a state
+                                      (O(nvars) start values) per evaluation made them cubic */
 } lctx;
 
 /* Failure with "file:line:col: equation 'text': message" (eq may be NULL: "file: message").

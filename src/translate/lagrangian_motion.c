@@ -35,6 +35,7 @@ static int decompose(lctx *L, const nsdae_equation *q, const nsdae_leaf *leaves,
     char buf[200];
     for (int j = 0; j < L->ndof; j++) { /* M(q): no velocities, no time */
         const nsdae_expr *a = coef[j];
+        if (!(a->flags & (NSDAE_EXPR_HAS_VAR | NSDAE_EXPR_HAS_TIME))) continue; /* most of M: constants */
         const char *what = (a->flags & NSDAE_EXPR_HAS_TIME) ? "time" : NULL;
         for (int i = 0; i < L->ndof && !what; i++)
             if (nsdae_expr_max_order(a, L->coord[i]) >= 1) what = nsdae_model_var(L->m, L->coord[i])->name;

@@ -24,16 +24,18 @@ static void test_point(const lctx *L, int p, double *vars)
 
 double nsdae_lag_eval_at(lctx *L, const nsdae_expr *e, int point)
 {
-    double *vars = calloc(3 * (size_t)L->nvars + 1, sizeof *vars);
-    if (!vars) {
-        nsdae_lag_nomem(L);
-        return NAN;
+    const size_t w = 3 * (size_t)L->nvars + 1;
+    if (!L->points) {
+        L->points = calloc(NPOINTS * w, sizeof *L->points);
+        if (!L->points) {
+            nsdae_lag_nomem(L);
+            return NAN;
+        }
+        for (int p = 0; p < NPOINTS; p++) test_point(L, p, L->points + p * w);
     }
-    test_point(L, point, vars);
-    nsdae_eval_env env = {nsdae_model_param_values(L->m), nsdae_model_nparams(L->m), vars, L->nvars, 2, 0.25 * point};
-    double v = nsdae_expr_eval(e, &env);
-    free(vars);
-    return v;
+    nsdae_eval_env env = {nsdae_model_param_values(L->m), nsdae_model_nparams(L->m), L->points + point * w,
+                          L->nvars, 2, 0.25 * point};
+    return nsdae_expr_eval(e, &env);
 }
 
 int nsdae_lag_same_values(lctx *L, const nsdae_expr *a, const nsdae_expr *b, double *va, double *vb)

@@ -20,7 +20,7 @@ static void lctx_free(lctx *L)
     for (int c = 0; L->contacts && c < L->ncontacts; c++) free(L->contacts[c].grad);
     free(L->contacts);
     free(L->coord); free(L->coord_of_var); free(L->contact_of_var);
-    free(L->motion); free(L->mass); free(L->force);
+    free(L->motion); free(L->mass); free(L->force); free(L->points);
 }
 
 /* Sizes, start values, restitutions, names and defaults of the finished system. */

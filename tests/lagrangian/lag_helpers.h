@@ -21,10 +21,8 @@ static inline nsdae_status lag_translate_text(const char *src, nsdae_lagrangian 
     return st;
 }
 
-static inline nsdae_lagrangian *lag_example(const char *name, const nsdae_param_value *params, int nparams)
+static inline nsdae_lagrangian *lag_file(const char *path, const nsdae_param_value *params, int nparams)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/examples/%s.nsm", NSDAE_SOURCE_DIR, name);
     nsdae_model *m = NULL;
     nsdae_lagrangian *s = NULL;
     nsdae_error err = {0};
@@ -34,6 +32,13 @@ static inline nsdae_lagrangian *lag_example(const char *name, const nsdae_param_
     cr_assert_eq(nsdae_translate_lagrangian(m, &s, &err), NSDAE_OK, "%s", err.message);
     nsdae_model_destroy(m);
     return s;
+}
+
+static inline nsdae_lagrangian *lag_example(const char *name, const nsdae_param_value *params, int nparams)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/examples/%s.nsm", NSDAE_SOURCE_DIR, name);
+    return lag_file(path, params, nparams);
 }
 
 #endif

@@ -111,3 +111,21 @@ Test(cli_contact, check_reports_the_lagrangian_form)
     cr_expect(strstr(buf, "needs the Moreau-Jean scheme") != NULL, "%s", buf);
     cr_expect(strstr(buf, "restitution coefficient 1.5 is outside [0, 1]") != NULL, "%s", buf);
 }
+
+Test(cli_contact, array_elements_are_csv_columns)
+{
+    /* --param N=3 resizes the arrays; each element is a column named as in the model */
+    const char *csv = NSDAE_BINARY_DIR "/lagrangian_beads3.csv";
+    char args[1024], header[512];
+    snprintf(args, sizeof args, "simulate " EX "bead_column.nsm --param N=3 --steps 2 --out %s", csv);
+    cr_assert_eq(run(args), 0, "%s", buf);
+    double row[32];
+    int n = last_row(csv, header, sizeof header, row, 32);
+    cr_expect_str_eq(header, "t,z[1],z[2],z[3],der(z[1]),der(z[2]),der(z[3]),P_lambda[1],P_lambda[2],P_lambda[3],"
+                             "active_lambda[1],active_lambda[2],active_lambda[3],res\n");
+    cr_expect_eq(n, 14);
+    remove(csv);
+    cr_expect_eq(run("check " EX "bead_column.nsm --param N=0"), 2);
+    cr_expect(strstr(buf, "bead_column.nsm:23:9: the size of 'z' must be a positive integer, found 0") != NULL, "%s",
+              buf);
+}

@@ -149,32 +149,39 @@ Test(lagrangian_values, cart_pendulum_full_mass_matrix)
     nsdae_lagrangian_destroy(s);
 }
 
+/* The bead-by-bead file (the example before arrays, now a fixture) and the array form. */
 Test(lagrangian_values, bead_column_structure)
 {
-    nsdae_lagrangian *s = lag_example("bead_column", NULL, 0);
-    cr_assert_eq(s->ndof, 10);
-    cr_assert_eq(s->ncontacts, 10);
-    cr_expect_eq(s->mass_constant, 1);
-    cr_expect_str_eq(s->c_names[0], "ground_z1");
-    cr_expect_str_eq(s->c_names[9], "z9_z10");
-    double q[10], g[10], G[100], M[100];
-    for (int i = 0; i < 10; i++) {
-        expect_close(s->q0[i], 0.35 + 0.45 * i, "q0", i); /* r + gap0 + i (2r + gap0) */
-        q[i] = 0.1 * i * i - 0.3;
-    }
-    cr_assert_eq(s->gaps(q, g, s->ctx), 0);
-    cr_assert_eq(s->gap_jacobian(q, G, s->ctx), 0);
-    cr_assert_eq(s->mass(q, M, s->ctx), 0);
-    for (int c = 0; c < 10; c++) {
-        expect_close(g[c], c == 0 ? q[0] - 0.1 : q[c] - q[c - 1] - 0.2, "g", c);
-        expect_close(s->restitution[c], 0.9, "e", c);
-        for (int j = 0; j < 10; j++) {
-            double want = j == c ? 1.0 : (c > 0 && j == c - 1) ? -1.0 : 0.0;
-            expect_close(G[c + 10 * j], want, "G", c + 10 * j);
-            expect_close(M[c + 10 * j], c == j ? 1.0 : 0.0, "M", c + 10 * j);
+    const struct { const char *path, *first, *last; } files[] = {
+        {NSDAE_SOURCE_DIR "/tests/examples/models/bead_column_scalar.nsm", "ground_z1", "z9_z10"},
+        {NSDAE_SOURCE_DIR "/examples/bead_column.nsm", "lambda[1]", "lambda[10]"},
+    };
+    for (int f = 0; f < 2; f++) {
+        nsdae_lagrangian *s = lag_file(files[f].path, NULL, 0);
+        cr_assert_eq(s->ndof, 10);
+        cr_assert_eq(s->ncontacts, 10);
+        cr_expect_eq(s->mass_constant, 1);
+        cr_expect_str_eq(s->c_names[0], files[f].first);
+        cr_expect_str_eq(s->c_names[9], files[f].last);
+        double q[10], g[10], G[100], M[100];
+        for (int i = 0; i < 10; i++) {
+            expect_close(s->q0[i], 0.35 + 0.45 * i, "q0", i); /* r + gap0 + i (2r + gap0) */
+            q[i] = 0.1 * i * i - 0.3;
         }
+        cr_assert_eq(s->gaps(q, g, s->ctx), 0);
+        cr_assert_eq(s->gap_jacobian(q, G, s->ctx), 0);
+        cr_assert_eq(s->mass(q, M, s->ctx), 0);
+        for (int c = 0; c < 10; c++) {
+            expect_close(g[c], c == 0 ? q[0] - 0.1 : q[c] - q[c - 1] - 0.2, "g", c);
+            expect_close(s->restitution[c], 0.9, "e", c);
+            for (int j = 0; j < 10; j++) {
+                double want = j == c ? 1.0 : (c > 0 && j == c - 1) ? -1.0 : 0.0;
+                expect_close(G[c + 10 * j], want, "G", c + 10 * j);
+                expect_close(M[c + 10 * j], c == j ? 1.0 : 0.0, "M", c + 10 * j);
+            }
+        }
+        nsdae_lagrangian_destroy(s);
     }
-    nsdae_lagrangian_destroy(s);
 }
 
 /* Two coupled masses, M = [[2, 1], [1, 3]]: both pairings of equations and coordinates are
