@@ -219,11 +219,16 @@ nsdae_status nsdae_translate_mlcs(const nsdae_model *m, nsdae_mlcs **out, nsdae_
     tctx T;
     memset(&T, 0, sizeof T);
     T.m = m;
-    T.p = nsdae_model_pool(m);
     T.err = err;
     T.nvars = nsdae_model_nvars(m);
+    /* the MLCS keeps no expression: what translation builds dies with T.p (its tapes are copies) */
+    nsdae_status pst = nsdae_expr_pool_create_over(nsdae_model_pool(m), &T.p, err);
+    if (pst != NSDAE_OK) return pst;
     T.vel = malloc(((size_t)T.nvars + 1) * sizeof *T.vel);
-    if (!T.vel) return nsdae_error_set(err, NSDAE_NOMEM, "translate: out of memory");
+    if (!T.vel) {
+        nsdae_expr_pool_destroy(T.p);
+        return nsdae_error_set(err, NSDAE_NOMEM, "translate: out of memory");
+    }
     for (int j = 0; j < T.nvars && !T.st; j++) {
         T.vel[j] = -1;
         int u = nsdae_tr_new_unknown(&T, nsdae_model_var(m, j)->name);
@@ -252,5 +257,6 @@ nsdae_status nsdae_translate_mlcs(const nsdae_model *m, nsdae_mlcs **out, nsdae_
     if (!T.st) assemble(&T, out, info);
     nsdae_status st = T.st;
     tctx_free(&T);
+    nsdae_expr_pool_destroy(T.p);
     return st;
 }
