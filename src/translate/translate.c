@@ -160,7 +160,7 @@ static int assemble(tctx *T, nsdae_mlcs **out, nsdae_translate_info **info)
     }
     s->stop_time = nsdae_model_experiment(m)->stop;
     s->step = nsdae_model_experiment(m)->step;
-    if (!T->st) nsdae_tr_phase_ctx_install(pc, s); /* owned by s from here */
+    if (!T->st && !nsdae_tr_phase_ctx_install(pc, s)) nsdae_tr_nomem(T); /* owned by s from here */
     if (!T->st && nsdae_mlcs_validate(s, &e2))
         nsdae_tr_fail(T, NULL, "the translated MLCS is invalid: %s", e2.message);
     if (T->st) goto fail;
