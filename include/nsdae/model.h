@@ -104,10 +104,10 @@ typedef struct nsdae_eval_env {
 } nsdae_eval_env;
 
 /* Evaluates e. A leaf outside env (index or order out of range), a domain error, or running out
- * of memory gives NaN, which the caller tests with isnan(). Never fails otherwise. One pass over
- * the nodes reachable from e in id order (each shared subexpression once, no recursion, so any
- * depth works); it allocates O(e->id) bytes per call: to evaluate a batch repeatedly, compile it
- * once into a tape (nsdae/tape.h). */
+ * of memory gives NaN, which the caller tests with isnan(). Never fails otherwise. A walk of the
+ * tree with explicit stacks (no recursion: any depth works); a subexpression shared by several
+ * paths is walked once per path. To evaluate a batch, or repeatedly, or a DAG with much sharing,
+ * compile it once into a tape (nsdae/tape.h): every node once, no allocation per evaluation. */
 double nsdae_expr_eval(const nsdae_expr *e, const nsdae_eval_env *env);
 
 /* Partial derivative of e with respect to the leaf (variable var, derivative order order),

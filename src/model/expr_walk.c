@@ -1,12 +1,13 @@
 /* Walking a DAG without recursion. Node ids are a topological order (an operand is created, and
  * numbered, before any node that uses it), so the reachable nodes sorted by id can be processed in
- * one forward pass: this is the evaluation order of nsdae_expr_eval, of the symbolic
- * differentiation and of the expression tape. An explicit stack finds the reachable nodes, so an
+ * one forward pass: the order of the symbolic differentiation, the rebuilding transforms and the
+ * expression tape. nsdae_expr_eval walks the tree with explicit stacks instead. Either way an
  * expression nested 10^5 deep costs heap, not call stack. */
 #include "model/expr_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 int nsdae_expr_closure_build(const nsdae_expr *const *roots, int nroots, nsdae_expr_closure *c)
 {
@@ -83,28 +84,61 @@ static double leaf_value(const nsdae_expr *e, const nsdae_eval_env *env)
     }
 }
 
-/* One forward pass over the closure; each shared subexpression is evaluated once. */
+/* A post-order walk with explicit stacks (frames and operand values), the order of the former
+ * recursive evaluation: the cost is that of the tree (a shared subexpression is walked once per
+ * use, which the tape avoids) and needs no table sized by the pool, so evaluating one expression
+ * of a large model stays cheap; the stacks grow on the heap past SMALL levels. */
+enum { SMALL = 128 };
+
+typedef struct frame {
+    const nsdae_expr *e;
+    int state; /* operands pushed so far: 0, 1 (a), 2 (a and b) */
+} frame;
+
+static int grow(void **buf, void *small, size_t *cap, size_t elem)
+{
+    size_t ncap = 2 * *cap;
+    void *n = *buf == small ? malloc(ncap * elem) : realloc(*buf, ncap * elem);
+    if (!n) return 0;
+    if (*buf == small) memcpy(n, small, *cap * elem);
+    *buf = n;
+    *cap = ncap;
+    return 1;
+}
+
 double nsdae_expr_eval(const nsdae_expr *e, const nsdae_eval_env *env)
 {
     if (!e) return NAN;
-    if (!e->a) return leaf_value(e, env);
-    nsdae_expr_closure c;
-    if (!nsdae_expr_closure_build(&e, 1, &c)) return NAN;
-    double *w = malloc((size_t)c.count * sizeof *w);
+    frame fsmall[SMALL];
+    double vsmall[SMALL];
+    frame *fr = fsmall;
+    double *val = vsmall;
+    size_t fcap = SMALL, vcap = SMALL, top = 0, nv = 0;
     double r = NAN;
-    if (w) {
-        for (int k = 0; k < c.count; k++) {
-            const nsdae_expr *n = c.nodes[k];
-            if (!n->a) {
-                w[k] = leaf_value(n, env);
-                continue;
-            }
-            double b = n->b ? w[c.slot[n->b->id]] : 0.0;
-            w[k] = nsdae_expr_apply(n->kind, w[c.slot[n->a->id]], b);
+    fr[top++] = (frame){e, 0};
+    while (top > 0) {
+        frame *f = &fr[top - 1];
+        const nsdae_expr *n = f->e;
+        const nsdae_expr *next = f->state == 0 ? n->a : f->state == 1 ? n->b : NULL;
+        if (next) {
+            f->state++;
+            if (top == fcap && !grow((void **)&fr, fsmall, &fcap, sizeof *fr)) goto done;
+            fr[top++] = (frame){next, 0};
+            continue;
         }
-        r = w[c.count - 1]; /* the root has the largest id */
+        if (nv + 1 >= vcap && !grow((void **)&val, vsmall, &vcap, sizeof *val)) goto done;
+        if (!n->a) {
+            val[nv++] = leaf_value(n, env);
+        } else {
+            double b = n->b ? val[--nv] : 0.0;
+            double a = val[--nv];
+            val[nv++] = nsdae_expr_apply(n->kind, a, b);
+        }
+        top--;
     }
-    free(w);
-    nsdae_expr_closure_free(&c);
+    r = val[0];
+done:
+    if (fr != fsmall) free(fr);
+    if (val != vsmall) free(val);
     return r;
 }
