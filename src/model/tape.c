@@ -201,7 +201,7 @@ nsdae_status nsdae_tape_create(nsdae_expr_pool *pool, const nsdae_tape_spec *s, 
         st = nsdae_error_set(err, NSDAE_NOMEM, "tape: out of memory");
     if (!st) st = check_leaves(&vals, &im, s->nparams, err);
     if (!st) {
-        memcpy(roots, s->exprs, (size_t)s->nexprs * sizeof *roots);
+        if (s->nexprs > 0) memcpy(roots, s->exprs, (size_t)s->nexprs * sizeof *roots);
         st = derivatives(pool, s, &im, roots + s->nexprs, err);
     }
     if (!st && !nsdae_expr_closure_build(roots, s->nexprs + (int)nd, &all))
