@@ -128,7 +128,7 @@ const nsdae_expr *nsdae_mode_relax_affine(nsdae_expr_pool *pool, const nsdae_exp
 
 /* One equation of a mode: residual = 0. */
 typedef struct nsdae_mode_eq {
-    const nsdae_expr *residual; /* in the model's pool */
+    const nsdae_expr *residual; /* in the system's pool */
     int origin;                 /* the model equation it comes from; -1 for a switching surface h = 0 */
     int sw;                     /* the switch whose choice gave it; -1 for an unguarded equality */
     char *text;                 /* printable: the source text or the choice, e.g. "lambda = 0" */
@@ -142,6 +142,9 @@ typedef struct nsdae_mode_eq {
  * fired `when` adds its equations. The unknowns are the model's (index 0 .. nvars-1), then the
  * nrelax relaxation unknowns. */
 typedef struct nsdae_mode_system {
+    nsdae_expr_pool *pool;      /* owned: extends the model's (read-only) pool with the residuals
+                                   built here; a caller keeping the residuals beyond the system
+                                   takes it (and sets the field to NULL) */
     int neq;
     nsdae_mode_eq *eqs;         /* neq */
     int nrelax;

@@ -68,8 +68,15 @@ typedef struct nsdae_expr {
 typedef struct nsdae_expr_pool nsdae_expr_pool;
 
 nsdae_status nsdae_expr_pool_create(nsdae_expr_pool **out, nsdae_error *err);
+/* A pool that extends base without writing into it: base's nodes are found (pointer equality
+ * holds across the two), new nodes live in the new pool and take ids after base's. This is how a
+ * stage builds expressions on a model's (nsdae_model_pool is read-only): the new pool lives as long
+ * as the expressions built in it, and base must outlive it and not grow meanwhile (the
+ * constructors of the new pool return NULL and mark it failed if base grew). Several pools may
+ * extend one base at once, in different threads: base is only read. */
+nsdae_status nsdae_expr_pool_create_over(const nsdae_expr_pool *base, nsdae_expr_pool **out, nsdae_error *err);
 void nsdae_expr_pool_destroy(nsdae_expr_pool *pool);
-size_t nsdae_expr_pool_size(const nsdae_expr_pool *pool);
+size_t nsdae_expr_pool_size(const nsdae_expr_pool *pool);   /* ids in use, base's included */
 
 /* Constructors: hash-consed and lightly simplified on the fly (constant folding, x+0, x*1, x*0,
  * x-x, --x, ...). They return NULL when out of memory or when an operand is NULL, so that a
@@ -96,8 +103,11 @@ typedef struct nsdae_eval_env {
     double time;
 } nsdae_eval_env;
 
-/* Evaluates e. A leaf outside env (index or order out of range) or a domain error gives NaN,
- * which the caller tests with isnan(). Never fails otherwise. */
+/* Evaluates e. A leaf outside env (index or order out of range), a domain error, or running out
+ * of memory gives NaN, which the caller tests with isnan(). Never fails otherwise. A walk of the
+ * tree with explicit stacks (no recursion: any depth works); a subexpression shared by several
+ * paths is walked once per path. To evaluate a batch, or repeatedly, or a DAG with much sharing,
+ * compile it once into a tape (nsdae/tape.h): every node once, no allocation per evaluation. */
 double nsdae_expr_eval(const nsdae_expr *e, const nsdae_eval_env *env);
 
 /* Partial derivative of e with respect to the leaf (variable var, derivative order order),
@@ -250,7 +260,9 @@ void nsdae_model_destroy(nsdae_model *m);
 
 const char *nsdae_model_name(const nsdae_model *m);
 const char *nsdae_model_filename(const nsdae_model *m);
-nsdae_expr_pool *nsdae_model_pool(const nsdae_model *m);
+/* The model's expressions, read-only: to build new expressions on them (derivatives,
+ * substitutions), extend it with nsdae_expr_pool_create_over. */
+const nsdae_expr_pool *nsdae_model_pool(const nsdae_model *m);
 
 int nsdae_model_nvars(const nsdae_model *m);
 const nsdae_var *nsdae_model_var(const nsdae_model *m, int index);

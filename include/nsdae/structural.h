@@ -187,7 +187,8 @@ typedef struct nsdae_structural_mode {
     char *label;                /* the choices in words, e.g. "x1 > 0; lambda = 0" ("(no switch)") */
     int neq, nvar;              /* nvar = model unknowns + nrelax */
     int nrelax;
-    const nsdae_expr **residual;/* neq, in the model's pool */
+    const nsdae_expr **residual;/* neq, in `pool` */
+    nsdae_expr_pool *pool;      /* owned: extends the model's pool with the residuals built for the mode */
     int *origin;                /* neq: the model equation it comes from, or -1 (a switching surface h = 0) */
     char **var_names;           /* nvar (owned) */
     nsdae_sigma *sigma;         /* names: the equations as text, the unknowns */

@@ -1,8 +1,10 @@
 /* Symbolic differentiation (partial, w.r.t. one (variable, order) leaf, and total w.r.t. time),
  * and the rebuilding transforms (simplify, parameter binding, substitution).
  *
- * Both walk the DAG once per node: results are memoised by node id (children have smaller ids
- * than their parent, so an array sized by the root id covers the whole subtree). */
+ * Both walk the DAG once per node, without recursion: the nodes reachable from the root are
+ * processed in increasing id order (children first, nsdae_expr_closure_build) and results are
+ * memoised by node id (children have smaller ids than their parent, so an array sized by the
+ * root id covers the whole subtree). */
 #include "model/expr_internal.h"
 
 #include <stdlib.h>
@@ -26,10 +28,10 @@ static const nsdae_expr *d_leaf(diff_ctx *c, const nsdae_expr *e)
 
 static int is_zero(const nsdae_expr *e) { return e && e->kind == NSDAE_EXPR_CONST && e->value == 0.0; }
 
-static const nsdae_expr *d_rec(diff_ctx *c, const nsdae_expr *e)
+/* The derivative of node e, its operands' derivatives being in the memo already. */
+static const nsdae_expr *d_node(diff_ctx *c, const nsdae_expr *e)
 {
     nsdae_expr_pool *p = c->p;
-    if (c->memo[e->id]) return c->memo[e->id];
     /* Subtrees without the leaf differentiate to 0 without being walked. */
     int relevant = c->var < 0 ? (e->flags & (NSDAE_EXPR_HAS_VAR | NSDAE_EXPR_HAS_TIME)) != 0
                               : (e->flags & NSDAE_EXPR_HAS_VAR) != 0;
@@ -40,8 +42,8 @@ static const nsdae_expr *d_rec(diff_ctx *c, const nsdae_expr *e)
         r = d_leaf(c, e);
     } else {
         const nsdae_expr *a = e->a, *b = e->b;
-        const nsdae_expr *da = d_rec(c, a);
-        const nsdae_expr *db = b ? d_rec(c, b) : X_C(p, 0.0);
+        const nsdae_expr *da = c->memo[a->id];
+        const nsdae_expr *db = b ? c->memo[b->id] : X_C(p, 0.0);
         if (!da || !db) return NULL;
         if (is_zero(da) && is_zero(db)) {
             r = X_C(p, 0.0);
@@ -81,7 +83,6 @@ static const nsdae_expr *d_rec(diff_ctx *c, const nsdae_expr *e)
             }
         }
     }
-    c->memo[e->id] = r;
     return r;
 }
 
@@ -91,8 +92,17 @@ static nsdae_status run_diff(nsdae_expr_pool *p, const nsdae_expr *e, int var, i
     *out = NULL;
     if (!e) return nsdae_error_set(err, NSDAE_INVALID_INPUT, "differentiate: no expression");
     diff_ctx c = {p, var, order, calloc((size_t)e->id + 1, sizeof(const nsdae_expr *))};
-    if (!c.memo) return nsdae_error_set(err, NSDAE_NOMEM, "differentiate: out of memory");
-    *out = d_rec(&c, e);
+    nsdae_expr_closure cl;
+    if (!c.memo || !nsdae_expr_closure_build(&e, 1, &cl)) {
+        free(c.memo);
+        return nsdae_error_set(err, NSDAE_NOMEM, "differentiate: out of memory");
+    }
+    for (int k = 0; k < cl.count; k++) {
+        const nsdae_expr *n = cl.nodes[k];
+        if (!(c.memo[n->id] = d_node(&c, n))) break; /* the pool is exhausted */
+    }
+    *out = c.memo[e->id];
+    nsdae_expr_closure_free(&cl);
     free(c.memo);
     if (!*out) return nsdae_error_set(err, NSDAE_NOMEM, "differentiate: expression pool exhausted");
     return NSDAE_OK;
@@ -122,29 +132,34 @@ typedef struct rebuild_ctx {
     const nsdae_expr **memo;
 } rebuild_ctx;
 
-static const nsdae_expr *rebuild_rec(rebuild_ctx *c, const nsdae_expr *e)
+/* The rebuilt node e, its operands being rebuilt (in the memo) already. */
+static const nsdae_expr *rebuild_node(rebuild_ctx *c, const nsdae_expr *e)
 {
-    if (c->memo[e->id]) return c->memo[e->id];
-    const nsdae_expr *r;
     if (!e->a) {
-        r = c->map ? c->map(c->p, e, c->ctx) : NULL;
-        if (!r) r = e;
-    } else {
-        const nsdae_expr *a = rebuild_rec(c, e->a);
-        const nsdae_expr *b = e->b ? rebuild_rec(c, e->b) : NULL;
-        if (!a || (e->b && !b)) return NULL;
-        r = e->b ? nsdae_expr_binary(c->p, e->kind, a, b) : nsdae_expr_unary(c->p, e->kind, a);
+        const nsdae_expr *r = c->map ? c->map(c->p, e, c->ctx) : NULL;
+        return r ? r : e;
     }
-    c->memo[e->id] = r;
-    return r;
+    const nsdae_expr *a = c->memo[e->a->id];
+    const nsdae_expr *b = e->b ? c->memo[e->b->id] : NULL;
+    if (!a || (e->b && !b)) return NULL;
+    return e->b ? nsdae_expr_binary(c->p, e->kind, a, b) : nsdae_expr_unary(c->p, e->kind, a);
 }
 
 const nsdae_expr *nsdae_expr_rebuild(nsdae_expr_pool *p, const nsdae_expr *e, nsdae_leaf_map map, void *ctx)
 {
     if (!e) return NULL;
     rebuild_ctx c = {p, map, ctx, calloc((size_t)e->id + 1, sizeof(const nsdae_expr *))};
-    if (!c.memo) return NULL;
-    const nsdae_expr *r = rebuild_rec(&c, e);
+    nsdae_expr_closure cl;
+    if (!c.memo || !nsdae_expr_closure_build(&e, 1, &cl)) {
+        free(c.memo);
+        return NULL;
+    }
+    for (int k = 0; k < cl.count; k++) {
+        const nsdae_expr *n = cl.nodes[k];
+        if (!(c.memo[n->id] = rebuild_node(&c, n))) break;
+    }
+    const nsdae_expr *r = c.memo[e->id];
+    nsdae_expr_closure_free(&cl);
     free(c.memo);
     return r;
 }

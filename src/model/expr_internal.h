@@ -24,4 +24,19 @@ double nsdae_expr_apply(nsdae_expr_kind kind, double a, double b);
 typedef const nsdae_expr *(*nsdae_leaf_map)(nsdae_expr_pool *pool, const nsdae_expr *leaf, void *ctx);
 const nsdae_expr *nsdae_expr_rebuild(nsdae_expr_pool *pool, const nsdae_expr *e, nsdae_leaf_map map, void *ctx);
 
+/* The nodes reachable from a set of roots, each once, in increasing id order: children come
+ * before their parents, so one forward pass over `nodes` evaluates or transforms the batch with
+ * no recursion. slot[id] (for id <= max_id) is the position of node id in `nodes`, or -1. */
+typedef struct nsdae_expr_closure {
+    const nsdae_expr **nodes;
+    int count;
+    int *slot;
+    int max_id;
+} nsdae_expr_closure;
+
+/* NULL roots are skipped. Returns 0 when out of memory (c is then empty). Cost O(max_id) memory
+ * and time for the slot table plus O(count) for the walk. */
+int nsdae_expr_closure_build(const nsdae_expr *const *roots, int nroots, nsdae_expr_closure *c);
+void nsdae_expr_closure_free(nsdae_expr_closure *c);
+
 #endif

@@ -246,7 +246,7 @@ nsdae_status nsdae_ir_finish(nsdae_model *m, nsdae_error *err)
 
 const char *nsdae_model_name(const nsdae_model *m) { return m->name; }
 const char *nsdae_model_filename(const nsdae_model *m) { return m->filename; }
-nsdae_expr_pool *nsdae_model_pool(const nsdae_model *m) { return m->pool; }
+const nsdae_expr_pool *nsdae_model_pool(const nsdae_model *m) { return m->pool; }
 int nsdae_model_nvars(const nsdae_model *m) { return m->nvars; }
 int nsdae_model_nparams(const nsdae_model *m) { return m->nparams; }
 int nsdae_model_nequations(const nsdae_model *m) { return m->neqs; }

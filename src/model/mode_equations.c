@@ -67,6 +67,7 @@ void nsdae_mode_system_destroy(nsdae_mode_system *ms)
     free(ms->eqs);
     free(ms->relax_switch);
     free(ms->relax_names);
+    nsdae_expr_pool_destroy(ms->pool);
     free(ms);
 }
 
@@ -223,13 +224,15 @@ nsdae_status nsdae_mode_equations(const nsdae_model *m, const nsdae_switches *s,
             return nsdae_error_set(err, NSDAE_INVALID_INPUT, "mode: switch %d (line %d) needs a choice 0..%d", k + 1,
                                    s->sw[k].pos.line, s->sw[k].nchoices - 1);
     int nb = nsdae_model_nblocks(m), ne = nsdae_model_nequations(m);
-    builder B = {m, nsdae_model_pool(m), s, choice, NULL, NULL, NULL, NULL, 0, 0};
+    builder B = {m, NULL, s, choice, NULL, NULL, NULL, NULL, 0, 0};
     B.ms = calloc(1, sizeof *B.ms);
     B.block_switch = malloc(((size_t)nb + 1) * sizeof *B.block_switch);
     B.eq_switch = malloc(((size_t)ne + 1) * sizeof *B.eq_switch);
     B.relax_of = calloc((size_t)s->n + 1, sizeof *B.relax_of);
     nsdae_status st = NSDAE_OK;
-    if (!B.ms || !B.block_switch || !B.eq_switch || !B.relax_of) {
+    /* the residuals are built on the model's read-only expressions, in a pool the system owns */
+    if (B.ms && nsdae_expr_pool_create_over(nsdae_model_pool(m), &B.ms->pool, NULL) == NSDAE_OK) B.pool = B.ms->pool;
+    if (!B.ms || !B.pool || !B.block_switch || !B.eq_switch || !B.relax_of) {
         st = nsdae_error_set(err, NSDAE_NOMEM, "mode: out of memory");
     } else {
         for (int i = 0; i < ne; i++) B.eq_switch[i] = -1;

@@ -3,6 +3,7 @@
  * IR's symbolic derivatives evaluated at the start values. One function per job, called in that
  * order by nsdae_structural_mode_analyze. */
 #include <nsdae/structural.h>
+#include <nsdae/tape.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@ void nsdae_structural_mode_destroy(nsdae_structural_mode *md)
     free(md->origin);
     nsdae_sigma_destroy(md->sigma);
     nsdae_structural_result_destroy(md->result);
+    nsdae_expr_pool_destroy(md->pool);
     free(md);
 }
 
@@ -92,20 +94,81 @@ static nsdae_status build_sigma(nsdae_structural_mode *md, const nsdae_mode_syst
     return NSDAE_OK;
 }
 
+/* The partial derivatives the numeric check needs, d f_i / d x_j^(d_j - c_i) at the leading
+ * entries of the signature matrix, into jac (neq x nvar, column-major), at vals (order * nvar + j,
+ * orders 0..maxo), time 0: one tape over the residuals with a Jacobian column per leading leaf.
+ * When they cannot be had, md->numeric_status and numeric_message say why. */
+static void numeric_jacobian(const nsdae_model *m, nsdae_structural_mode *md, int maxo, const double *vals,
+                             double *jac)
+{
+    const nsdae_structural_result *r = md->result;
+    const int nvar = md->nvar, neq = md->neq, nin = (maxo + 1) * nvar;
+    nsdae_leaf *in = malloc(((size_t)nin + 1) * sizeof *in), *wrt = malloc(((size_t)nin + 1) * sizeof *wrt);
+    int *col = malloc(((size_t)nin + 1) * sizeof *col), nwrt = 0;
+    double *J = NULL;
+    nsdae_tape *t = NULL;
+    nsdae_error e2 = {0};
+    if (!in || !wrt || !col) {
+        md->numeric_status = nsdae_error_set(&e2, NSDAE_NOMEM, "structural: out of memory");
+        goto done;
+    }
+    for (int k = 0; k < nin; k++) {
+        in[k] = (nsdae_leaf){k % nvar, k / nvar};
+        col[k] = -1;
+    }
+    for (int i = 0; i < neq; i++)
+        for (int j = 0; j < nvar; j++) {
+            int k = (r->d[j] - r->c[i]) * nvar + j;
+            if (nsdae_structural_is_leading(r, md->sigma, i, j) && col[k] < 0) {
+                col[k] = nwrt;
+                wrt[nwrt++] = in[k];
+            }
+        }
+    if (neq == 0 || nwrt == 0) goto done;
+    nsdae_tape_spec spec = {md->residual, neq, in, nin, nsdae_model_nparams(m), wrt, nwrt};
+    nsdae_tape_point at = {vals, nsdae_model_param_values(m), 0.0};
+    if ((md->numeric_status = nsdae_tape_create(md->pool, &spec, &t, &e2)) != NSDAE_OK) goto done;
+    if (!(J = malloc((size_t)neq * (size_t)nwrt * sizeof *J))) {
+        md->numeric_status = nsdae_error_set(&e2, NSDAE_NOMEM, "structural: out of memory");
+        goto done;
+    }
+    if (nsdae_tape_eval(t, &at, NULL, J, &e2) != NSDAE_OK) {
+        md->numeric_status = NSDAE_NUMERICAL;
+        goto done;
+    }
+    for (int i = 0; i < neq; i++)
+        for (int j = 0; j < nvar; j++) {
+            if (!nsdae_structural_is_leading(r, md->sigma, i, j)) continue;
+            double v = J[i + (size_t)col[(r->d[j] - r->c[i]) * nvar + j] * neq];
+            if (!isfinite(v)) {
+                char dn[TEXT_SIZE];
+                nsdae_structural_deriv_name(md->var_names[j], r->d[j] - r->c[i], dn, sizeof dn);
+                md->numeric_status = nsdae_error_set(&e2, NSDAE_NUMERICAL, "d/d %s of '%.60s' is not finite at the "
+                                                     "start values", dn, md->sigma->eq_names[i]);
+                goto done;
+            }
+            jac[i + (size_t)j * neq] = v;
+        }
+done:
+    if (md->numeric_status != NSDAE_OK) snprintf(md->numeric_message, sizeof md->numeric_message, "%s", e2.message);
+    nsdae_tape_destroy(t);
+    free(J);
+    free(in);
+    free(wrt);
+    free(col);
+}
+
 /* 5. The numeric check at the start values. Not being able to run it is not an error: numeric_status
  * and numeric_message say why. Errors are memory only. */
 static nsdae_status check_at_start_values(nsdae_structural_mode *md, const nsdae_model *m, nsdae_error *err)
 {
-    nsdae_expr_pool *pool = nsdae_model_pool(m);
     int nv = nsdae_model_nvars(m);
-    double *jac = NULL, *vals = NULL;
-    /* Numeric check at the start values, through the IR's symbolic derivatives. */
     nsdae_structural_result *r = md->result;
     int maxo = 0;
     for (size_t k = 0; k < (size_t)md->neq * md->nvar; k++)
         if (md->sigma->s[k] != NSDAE_SIGMA_NONE && md->sigma->s[k] > maxo) maxo = md->sigma->s[k];
-    vals = calloc((size_t)(maxo + 1) * md->nvar + 1, sizeof *vals);
-    jac = calloc((size_t)md->neq * md->nvar + 1, sizeof *jac);
+    double *vals = calloc((size_t)(maxo + 1) * md->nvar + 1, sizeof *vals);
+    double *jac = calloc((size_t)md->neq * md->nvar + 1, sizeof *jac);
     if (!vals || !jac) {
         free(vals);
         free(jac);
@@ -114,29 +177,8 @@ static nsdae_status check_at_start_values(nsdae_structural_mode *md, const nsdae
     for (int o = 0; o <= maxo; o++)
         for (int j = 0; j < md->nvar; j++)
             vals[(size_t)o * md->nvar + j] = j < nv ? nsdae_model_start_value(m, j, o) : (o == 0 ? 0.5 : 0.0);
-    nsdae_eval_env env = {nsdae_model_param_values(m), nsdae_model_nparams(m), vals, md->nvar, maxo, 0.0};
     md->numeric_status = NSDAE_OK;
-    for (int i = 0; i < md->neq && md->numeric_status == NSDAE_OK; i++)
-        for (int j = 0; j < md->nvar; j++) {
-            if (!nsdae_structural_is_leading(r, md->sigma, i, j)) continue;
-            const nsdae_expr *dexpr = NULL;
-            nsdae_error e2 = {0};
-            if (nsdae_expr_diff(pool, md->residual[i], j, r->d[j] - r->c[i], &dexpr, &e2) != NSDAE_OK) {
-                md->numeric_status = e2.status;
-                snprintf(md->numeric_message, sizeof md->numeric_message, "%s", e2.message);
-                break;
-            }
-            double v = nsdae_expr_eval(dexpr, &env);
-            if (!isfinite(v)) {
-                char dn[TEXT_SIZE];
-                nsdae_structural_deriv_name(md->var_names[j], r->d[j] - r->c[i], dn, sizeof dn);
-                md->numeric_status = NSDAE_NUMERICAL;
-                snprintf(md->numeric_message, sizeof md->numeric_message,
-                         "d/d %s of '%.60s' is not finite at the start values", dn, md->sigma->eq_names[i]);
-                break;
-            }
-            jac[i + (size_t)j * md->neq] = v;
-        }
+    numeric_jacobian(m, md, maxo, vals, jac);
     if (md->numeric_status == NSDAE_OK) {
         nsdae_error e2 = {0};
         nsdae_status s2 = nsdae_structural_check_numeric(r, md->sigma, jac, &e2);
@@ -162,6 +204,10 @@ nsdae_status nsdae_structural_mode_analyze(const nsdae_model *m, const nsdae_swi
     nsdae_status st = describe(md, m, sw, choice, err);
     if (!st) st = nsdae_mode_equations(m, sw, choice, &ms, err);
     if (!st) st = take_equations(md, m, ms, err);
+    if (!st) { /* the residuals live in the system's pool: the mode keeps it */
+        md->pool = ms->pool;
+        ms->pool = NULL;
+    }
     if (!st) st = build_sigma(md, ms, err);
     if (!st) st = nsdae_structural_analyze(md->sigma, &md->result, err); /* 4. */
     if (!st) st = check_at_start_values(md, m, err);

@@ -1,49 +1,49 @@
-/* The callbacks of a translated Lagrangian system and the context they own: M, F, g and G as
- * expressions copied into a private pool, with the model's variable indices renumbered so that
- * coordinate j is variable j (order 0: q_j, order 1: der(q_j)). The copy is what lets the system
- * outlive the model (translate_lagrangian.h). */
+/* The callbacks of a translated Lagrangian system and the context they own: M, F, g and G
+ * compiled into expression tapes whose inputs are the coordinates (x = q, or x = (q, v) for the
+ * forces: input j is the model variable of coordinate j). A tape copies what it evaluates, which
+ * is what lets the system outlive the model (translate_lagrangian.h). */
 #include "translate/lagrangian_internal.h"
 
-#include "model/expr_internal.h"
+#include <nsdae/tape.h>
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct lag_eval {
-    nsdae_expr_pool *pool;
     int ndof, ncontacts;
-    const nsdae_expr **mass;   /* ndof x ndof column-major */
-    const nsdae_expr **force;  /* ndof */
-    const nsdae_expr **gap;    /* ncontacts */
-    const nsdae_expr **jac;    /* ncontacts x ndof column-major */
-    double *qv;                /* 2 ndof: q then v, the layout nsdae_expr_eval wants for forces */
+    nsdae_tape *mass;          /* x = q: M, ndof x ndof column-major */
+    nsdae_tape *force;         /* x = (q, v), time: F */
+    nsdae_tape *gap;           /* x = q: g, and its Jacobian G (ncontacts x ndof) w.r.t. q */
+    double *qv;                /* 2 ndof: q then v */
 } lag_eval;
 
 static void lag_eval_free(void *p)
 {
     lag_eval *c = p;
     if (!c) return;
-    nsdae_expr_pool_destroy(c->pool);
-    free(c->mass); free(c->force); free(c->gap); free(c->jac); free(c->qv);
+    nsdae_tape_destroy(c->mass);
+    nsdae_tape_destroy(c->force);
+    nsdae_tape_destroy(c->gap);
+    free(c->qv);
     free(c);
 }
 
-/* Writes n values; a non-finite one (a domain error in the model) fails the callback. */
-static int eval_all(const nsdae_expr *const *e, int n, const nsdae_eval_env *env, double *out)
+/* A non-finite input or output (a domain error in the model) fails the callback. */
+static int eval(nsdae_tape *t, const double *x, double time, double *values, double *jac, int n)
 {
-    for (int k = 0; k < n; k++) {
-        out[k] = nsdae_expr_eval(e[k], env);
+    nsdae_tape_point at = {x, NULL, time};
+    if (nsdae_tape_eval(t, &at, values, jac, NULL) != NSDAE_OK) return 1;
+    const double *out = jac ? jac : values;
+    for (int k = 0; k < n; k++)
         if (!isfinite(out[k])) return 1;
-    }
     return 0;
 }
 
 static int cb_mass(const double *q, double *M, void *p)
 {
-    const lag_eval *c = p;
-    nsdae_eval_env env = {NULL, 0, q, c->ndof, 0, 0.0};
-    return eval_all(c->mass, c->ndof * c->ndof, &env, M);
+    lag_eval *c = p;
+    return eval(c->mass, q, 0.0, M, NULL, c->ndof * c->ndof);
 }
 
 static int cb_forces(double t, const double *q, const double *v, double *F, void *p)
@@ -51,66 +51,36 @@ static int cb_forces(double t, const double *q, const double *v, double *F, void
     lag_eval *c = p;
     memcpy(c->qv, q, (size_t)c->ndof * sizeof *q);
     memcpy(c->qv + c->ndof, v, (size_t)c->ndof * sizeof *v);
-    nsdae_eval_env env = {NULL, 0, c->qv, c->ndof, 1, t};
-    return eval_all(c->force, c->ndof, &env, F);
+    return eval(c->force, c->qv, t, F, NULL, c->ndof);
 }
 
 static int cb_gaps(const double *q, double *g, void *p)
 {
-    const lag_eval *c = p;
-    nsdae_eval_env env = {NULL, 0, q, c->ndof, 0, 0.0};
-    return eval_all(c->gap, c->ncontacts, &env, g);
+    lag_eval *c = p;
+    return eval(c->gap, q, 0.0, g, NULL, c->ncontacts);
 }
 
 static int cb_jacobian(const double *q, double *G, void *p)
 {
-    const lag_eval *c = p;
-    nsdae_eval_env env = {NULL, 0, q, c->ndof, 0, 0.0};
-    return eval_all(c->jac, c->ncontacts * c->ndof, &env, G);
+    lag_eval *c = p;
+    return eval(c->gap, q, 0.0, NULL, G, c->ncontacts * c->ndof);
 }
 
-/* ---- the copy ---------------------------------------------------------------------------- */
+/* ---- compilation ------------------------------------------------------------------------ */
 
-typedef struct copy_ctx {
-    const lctx *L;
-    int bad;                   /* a leaf with no place in the copy (never, after classification) */
-} copy_ctx;
-
-/* Every leaf is recreated in the destination pool, so nsdae_expr_rebuild (which builds inner
- * nodes in the pool it is given) produces an expression entirely inside that pool. */
-static const nsdae_expr *copy_leaf(nsdae_expr_pool *dst, const nsdae_expr *leaf, void *p)
+/* One tape; a leaf other than the inputs (a parameter left unbound, another variable) is an
+ * internal error: classification admits none. */
+static int compile(lctx *L, const nsdae_expr *const *e, int n, const nsdae_leaf *in, int nin, int nwrt,
+                   nsdae_tape **out)
 {
-    copy_ctx *cc = p;
-    switch (leaf->kind) {
-    case NSDAE_EXPR_CONST: return nsdae_expr_const(dst, leaf->value);
-    case NSDAE_EXPR_TIME: return nsdae_expr_time(dst);
-    case NSDAE_EXPR_VAR:
-        if (leaf->index >= 0 && leaf->index < cc->L->nvars && cc->L->coord_of_var[leaf->index] >= 0 &&
-            leaf->order <= 1)
-            return nsdae_expr_var(dst, cc->L->coord_of_var[leaf->index], leaf->order);
-        break;
-    default: break; /* parameters were bound before */
-    }
-    cc->bad = 1;
-    return nsdae_expr_const(dst, NAN);
-}
-
-static int copy_all(lctx *L, lag_eval *c, const nsdae_expr *const *src, const nsdae_expr **dst, int n)
-{
-    copy_ctx cc = {L, 0};
-    for (int k = 0; k < n; k++) {
-        dst[k] = nsdae_expr_rebuild(c->pool, src[k], copy_leaf, &cc);
-        if (!dst[k] || nsdae_expr_pool_failed(c->pool)) {
-            nsdae_lag_nomem(L);
-            return 0;
-        }
-        if (cc.bad) {
-            nsdae_lag_fail(L, NSDAE_UNSUPPORTED, NULL, "internal: an expression of the Lagrangian form uses a "
-                                                       "leaf other than positions, velocities and time");
-            return 0;
-        }
-    }
-    return 1;
+    nsdae_error e2;
+    nsdae_tape_spec spec = {e, n, in, nin, 0, nwrt ? in : NULL, nwrt};
+    nsdae_status st = nsdae_tape_create(L->p, &spec, out, &e2);
+    if (st == NSDAE_NOMEM) nsdae_lag_nomem(L);
+    else if (st != NSDAE_OK)
+        nsdae_lag_fail(L, NSDAE_UNSUPPORTED, NULL, "internal: an expression of the Lagrangian form uses a leaf "
+                                                   "other than positions, velocities and time (%s)", e2.message);
+    return st == NSDAE_OK;
 }
 
 int nsdae_lag_install(lctx *L, nsdae_lagrangian *s)
@@ -118,28 +88,25 @@ int nsdae_lag_install(lctx *L, nsdae_lagrangian *s)
     const int n = L->ndof, nc = L->ncontacts;
     lag_eval *c = calloc(1, sizeof *c);
     const nsdae_expr **gap = malloc(((size_t)nc + 1) * sizeof *gap);
-    const nsdae_expr **jac = malloc(((size_t)nc * n + 1) * sizeof *jac);
-    nsdae_error e2;
-    if (!c || !gap || !jac || nsdae_expr_pool_create(&c->pool, &e2) != NSDAE_OK) goto nomem;
+    nsdae_leaf *in = malloc((2 * (size_t)n + 1) * sizeof *in);
+    if (!c || !gap || !in) goto nomem;
     c->ndof = n;
     c->ncontacts = nc;
-    c->mass = malloc((size_t)n * n * sizeof *c->mass);
-    c->force = malloc((size_t)n * sizeof *c->force);
-    c->gap = malloc(((size_t)nc + 1) * sizeof *c->gap);
-    c->jac = malloc(((size_t)nc * n + 1) * sizeof *c->jac);
     c->qv = malloc(2 * (size_t)n * sizeof *c->qv);
-    if (!c->mass || !c->force || !c->gap || !c->jac || !c->qv) goto nomem;
-    for (int k = 0; k < nc; k++) {
-        gap[k] = L->contacts[k].gap;
-        for (int j = 0; j < n; j++) jac[k + (size_t)j * nc] = L->contacts[k].grad[j];
+    if (!c->qv) goto nomem;
+    for (int j = 0; j < n; j++) {
+        in[j] = (nsdae_leaf){L->coord[j], 0};
+        in[n + j] = (nsdae_leaf){L->coord[j], 1};
     }
-    if (!copy_all(L, c, L->mass, c->mass, n * n) || !copy_all(L, c, L->force, c->force, n) ||
-        !copy_all(L, c, gap, c->gap, nc) || !copy_all(L, c, jac, c->jac, nc * n))
+    for (int k = 0; k < nc; k++) gap[k] = L->contacts[k].gap;
+    /* the gap Jacobian is d g_k / d q_j, the derivative classification took (contacts[k].grad) */
+    if (!compile(L, L->mass, n * n, in, n, 0, &c->mass) || !compile(L, L->force, n, in, 2 * n, 0, &c->force) ||
+        !compile(L, gap, nc, in, n, n, &c->gap))
         goto fail;
     /* constant M: no leaf left in any entry (the stepper then factors it once) */
     s->mass_constant = 1;
     for (int k = 0; k < n * n; k++)
-        if (c->mass[k]->flags & NSDAE_EXPR_HAS_VAR) s->mass_constant = 0;
+        if (L->mass[k]->flags & NSDAE_EXPR_HAS_VAR) s->mass_constant = 0;
     s->mass = cb_mass;
     s->forces = cb_forces;
     s->gaps = cb_gaps;
@@ -147,13 +114,13 @@ int nsdae_lag_install(lctx *L, nsdae_lagrangian *s)
     s->ctx = c;
     s->ctx_free = lag_eval_free;
     free(gap);
-    free(jac);
+    free(in);
     return 1;
 nomem:
     nsdae_lag_nomem(L);
 fail:
     lag_eval_free(c);
     free(gap);
-    free(jac);
+    free(in);
     return 0;
 }

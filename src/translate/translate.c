@@ -160,7 +160,7 @@ static int assemble(tctx *T, nsdae_mlcs **out, nsdae_translate_info **info)
     }
     s->stop_time = nsdae_model_experiment(m)->stop;
     s->step = nsdae_model_experiment(m)->step;
-    if (!T->st) nsdae_tr_phase_ctx_install(pc, s); /* owned by s from here */
+    if (!T->st && !nsdae_tr_phase_ctx_install(pc, s)) nsdae_tr_nomem(T); /* owned by s from here */
     if (!T->st && nsdae_mlcs_validate(s, &e2))
         nsdae_tr_fail(T, NULL, "the translated MLCS is invalid: %s", e2.message);
     if (T->st) goto fail;
@@ -219,11 +219,16 @@ nsdae_status nsdae_translate_mlcs(const nsdae_model *m, nsdae_mlcs **out, nsdae_
     tctx T;
     memset(&T, 0, sizeof T);
     T.m = m;
-    T.p = nsdae_model_pool(m);
     T.err = err;
     T.nvars = nsdae_model_nvars(m);
+    /* the MLCS keeps no expression: what translation builds dies with T.p (its tapes are copies) */
+    nsdae_status pst = nsdae_expr_pool_create_over(nsdae_model_pool(m), &T.p, err);
+    if (pst != NSDAE_OK) return pst;
     T.vel = malloc(((size_t)T.nvars + 1) * sizeof *T.vel);
-    if (!T.vel) return nsdae_error_set(err, NSDAE_NOMEM, "translate: out of memory");
+    if (!T.vel) {
+        nsdae_expr_pool_destroy(T.p);
+        return nsdae_error_set(err, NSDAE_NOMEM, "translate: out of memory");
+    }
     for (int j = 0; j < T.nvars && !T.st; j++) {
         T.vel[j] = -1;
         int u = nsdae_tr_new_unknown(&T, nsdae_model_var(m, j)->name);
@@ -252,5 +257,6 @@ nsdae_status nsdae_translate_mlcs(const nsdae_model *m, nsdae_mlcs **out, nsdae_
     if (!T.st) assemble(&T, out, info);
     nsdae_status st = T.st;
     tctx_free(&T);
+    nsdae_expr_pool_destroy(T.p);
     return st;
 }

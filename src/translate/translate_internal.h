@@ -90,7 +90,8 @@ int nsdae_tr_enumerate_phases(tctx *T);
 typedef struct tphase_ctx tphase_ctx;
 tphase_ctx *nsdae_tr_phase_ctx_create(tctx *T);
 int nsdae_tr_phase_ctx_add_term(tphase_ctx *c, int phase, char which, int row, const nsdae_expr *e);
-void nsdae_tr_phase_ctx_install(tphase_ctx *c, nsdae_mlcs *s);
+/* Compiles the terms and hands c to s (which then owns it); 0 when out of memory (c not handed). */
+int nsdae_tr_phase_ctx_install(tphase_ctx *c, nsdae_mlcs *s);
 void nsdae_tr_phase_ctx_free(void *c);
 
 #endif

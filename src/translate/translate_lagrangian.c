@@ -63,8 +63,10 @@ nsdae_status nsdae_translate_lagrangian(const nsdae_model *m, nsdae_lagrangian *
     if (!m) return nsdae_error_set(err, NSDAE_INVALID_INPUT, "translate: no model");
     lctx L = {0};
     L.m = m;
-    L.p = nsdae_model_pool(m);
     L.err = err;
+    /* the system keeps no expression: what translation builds dies with L.p (its tapes are copies) */
+    nsdae_status pst = nsdae_expr_pool_create_over(nsdae_model_pool(m), &L.p, err);
+    if (pst != NSDAE_OK) return pst;
     L.nvars = nsdae_model_nvars(m);
     size_t nv = (size_t)L.nvars + 1;
     L.coord = malloc(nv * sizeof *L.coord);
@@ -86,5 +88,6 @@ nsdae_status nsdae_translate_lagrangian(const nsdae_model *m, nsdae_lagrangian *
     }
     nsdae_status st = L.st;
     lctx_free(&L);
+    nsdae_expr_pool_destroy(L.p);
     return st;
 }

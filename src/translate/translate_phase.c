@@ -1,9 +1,10 @@
 /* Exogenous switches: the phases of an MLCS (one per combination of time-guarded branches that
- * can be selected together, nsdae_mode_phase_next) and the callbacks phase_at and forcing. The callback context owns
- * copies of the time-only expressions it evaluates, so the MLCS outlives the model. */
+ * can be selected together, nsdae_mode_phase_next) and the callbacks phase_at and forcing. The
+ * callback context owns tapes of the time-only expressions it evaluates, so the MLCS outlives the
+ * model. */
 #include "translate/translate_internal.h"
 
-#include "model/expr_internal.h"
+#include <nsdae/tape.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -157,50 +158,70 @@ int nsdae_tr_enumerate_phases(tctx *T)
 
 /* ---- the callback context ----------------------------------------------------------------- */
 
+/* The comparisons of the time guards and the time-dependent forcing terms are compiled into
+ * tapes (nsdae/tape.h, time their only input), which copy what they evaluate: the context
+ * outlives the model and the translation's pool. */
+
 typedef struct tcond {
     nsdae_cond_kind kind;
-    const nsdae_expr *lhs, *rhs;
-    int a, b; /* indices into conds */
+    int lhs, rhs; /* comparisons: indices into the condition tape's values */
+    int a, b;     /* indices into conds */
 } tcond;
 
 typedef struct tterm {
     int phase;
     char which;
     int row;
-    const nsdae_expr *e;
+    int value;    /* index into the values of its phase's tape */
 } tterm;
 
 struct tphase_ctx {
-    nsdae_expr_pool *pool;
     int nblocks;          /* model blocks (choices are indexed by block) */
     int *nconds;          /* per block: conditions of a time-guarded if, 0 otherwise */
     int **cond_root;      /* per block: root index of each condition */
     tcond *conds;
     int ncond, cap_cond;
+    nsdae_tape *cond_tape;        /* every comparison side */
+    double *cond_val;
     int nphases;
     int *choice;          /* nphases x nblocks */
     tterm *terms;
+    const nsdae_expr **term_expr; /* until install: in the translation's pool */
     int nterms, cap_terms;
+    nsdae_tape **term_tape;       /* per phase, from install on */
+    double *term_val;
     int *scratch;         /* nblocks: branch selected at the current time */
 };
 
-/* Copies a time-only expression (parameters already bound) into the context's pool. */
-static const nsdae_expr *copy_expr(nsdae_expr_pool *dst, const nsdae_expr *e)
+/* A growing list of the expressions a tape will be compiled from. */
+typedef struct expr_list {
+    const nsdae_expr **e;
+    int n, cap;
+} expr_list;
+
+static int push_expr(expr_list *l, const nsdae_expr *e)
 {
-    if (!e) return NULL;
-    switch (e->kind) {
-    case NSDAE_EXPR_CONST: return nsdae_expr_const(dst, e->value);
-    case NSDAE_EXPR_TIME: return nsdae_expr_time(dst);
-    case NSDAE_EXPR_PARAM:
-    case NSDAE_EXPR_VAR: return NULL; /* never in a time-only, bound expression */
-    default: break;
+    if (!e) return -1;
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 16;
+        const nsdae_expr **v = realloc(l->e, (size_t)cap * sizeof *v);
+        if (!v) return -1;
+        l->e = v;
+        l->cap = cap;
     }
-    const nsdae_expr *a = copy_expr(dst, e->a);
-    if (!e->b) return nsdae_expr_unary(dst, e->kind, a);
-    return nsdae_expr_binary(dst, e->kind, a, copy_expr(dst, e->b));
+    l->e[l->n] = e;
+    return l->n++;
 }
 
-static int copy_cond(tctx *T, tphase_ctx *c, const nsdae_cond *k)
+/* A tape whose only input is the time (parameters bound before, no unknown). */
+static nsdae_tape *time_tape(const nsdae_expr *const *e, int n)
+{
+    nsdae_tape_spec spec = {e, n, NULL, 0, 0, NULL, 0};
+    nsdae_tape *t = NULL;
+    return nsdae_tape_create(NULL, &spec, &t, NULL) == NSDAE_OK ? t : NULL;
+}
+
+static int copy_cond(tctx *T, tphase_ctx *c, expr_list *sides, const nsdae_cond *k)
 {
     if (c->ncond == c->cap_cond) {
         int cap = c->cap_cond ? 2 * c->cap_cond : 16;
@@ -210,21 +231,21 @@ static int copy_cond(tctx *T, tphase_ctx *c, const nsdae_cond *k)
         c->cap_cond = cap;
     }
     int i = c->ncond++;
-    c->conds[i] = (tcond){k->kind, NULL, NULL, -1, -1};
+    c->conds[i] = (tcond){k->kind, -1, -1, -1, -1};
     if (k->lhs) {
-        const nsdae_expr *l = copy_expr(c->pool, nsdae_tr_bind(T, k->lhs));
-        const nsdae_expr *r = copy_expr(c->pool, nsdae_tr_bind(T, k->rhs));
-        if (!l || !r) return -1;
+        int l = push_expr(sides, nsdae_tr_bind(T, k->lhs));
+        int r = push_expr(sides, nsdae_tr_bind(T, k->rhs));
+        if (l < 0 || r < 0) return -1;
         c->conds[i].lhs = l;
         c->conds[i].rhs = r;
     }
     if (k->a) {
-        int a = copy_cond(T, c, k->a);
+        int a = copy_cond(T, c, sides, k->a);
         if (a < 0) return -1;
         c->conds[i].a = a;
     }
     if (k->b) {
-        int b = copy_cond(T, c, k->b);
+        int b = copy_cond(T, c, sides, k->b);
         if (b < 0) return -1;
         c->conds[i].b = b;
     }
@@ -236,8 +257,10 @@ void nsdae_tr_phase_ctx_free(void *vp)
     tphase_ctx *c = vp;
     if (!c) return;
     for (int b = 0; c->cond_root && b < c->nblocks; b++) free(c->cond_root[b]);
+    for (int p = 0; c->term_tape && p < c->nphases; p++) nsdae_tape_destroy(c->term_tape[p]);
     free(c->cond_root); free(c->nconds); free(c->conds); free(c->choice); free(c->terms); free(c->scratch);
-    nsdae_expr_pool_destroy(c->pool);
+    free(c->term_expr); free(c->term_tape); free(c->term_val); free(c->cond_val);
+    nsdae_tape_destroy(c->cond_tape);
     free(c);
 }
 
@@ -245,7 +268,7 @@ tphase_ctx *nsdae_tr_phase_ctx_create(tctx *T)
 {
     tphase_ctx *c = calloc(1, sizeof *c);
     if (!c) return NULL;
-    nsdae_error e2;
+    expr_list sides = {NULL, 0, 0};
     int nb = nsdae_model_nblocks(T->m);
     c->nblocks = nb;
     c->nphases = T->nphases;
@@ -253,7 +276,7 @@ tphase_ctx *nsdae_tr_phase_ctx_create(tctx *T)
     c->cond_root = calloc((size_t)nb + 1, sizeof *c->cond_root);
     c->scratch = calloc((size_t)nb + 1, sizeof *c->scratch);
     c->choice = malloc(((size_t)nb * (size_t)T->nphases + 1) * sizeof *c->choice);
-    if (nsdae_expr_pool_create(&c->pool, &e2) || !c->nconds || !c->cond_root || !c->scratch || !c->choice) goto fail;
+    if (!c->nconds || !c->cond_root || !c->scratch || !c->choice) goto fail;
     for (int p = 0; p < T->nphases; p++)
         memcpy(c->choice + (size_t)p * nb, T->phases[p].choice, (size_t)nb * sizeof *c->choice);
     for (int b = 0; b < nb; b++) {
@@ -263,40 +286,61 @@ tphase_ctx *nsdae_tr_phase_ctx_create(tctx *T)
         c->cond_root[b] = malloc((size_t)blk->nbranches * sizeof(int));
         if (!c->cond_root[b]) goto fail;
         for (int k = 0; k < blk->nbranches - 1; k++)
-            if ((c->cond_root[b][k] = copy_cond(T, c, blk->conds[k])) < 0) goto fail;
+            if ((c->cond_root[b][k] = copy_cond(T, c, &sides, blk->conds[k])) < 0) goto fail;
     }
+    c->cond_val = malloc(((size_t)sides.n + 1) * sizeof *c->cond_val);
+    if (!c->cond_val || !(c->cond_tape = time_tape(sides.e, sides.n))) goto fail;
+    free(sides.e);
     return c;
 fail:
+    free(sides.e);
     nsdae_tr_phase_ctx_free(c);
     return NULL;
 }
 
 int nsdae_tr_phase_ctx_add_term(tphase_ctx *c, int phase, char which, int row, const nsdae_expr *e)
 {
-    const nsdae_expr *x = copy_expr(c->pool, e);
-    if (!x) return 0;
+    /* bound and time-only: what the forcing callback can evaluate */
+    if (!e || (e->flags & (NSDAE_EXPR_HAS_VAR | NSDAE_EXPR_HAS_PARAM))) return 0;
     if (c->nterms == c->cap_terms) {
         int cap = c->cap_terms ? 2 * c->cap_terms : 16;
         tterm *v = realloc(c->terms, (size_t)cap * sizeof *v);
         if (!v) return 0;
         c->terms = v;
+        const nsdae_expr **x = realloc(c->term_expr, (size_t)cap * sizeof *x);
+        if (!x) return 0;
+        c->term_expr = x;
         c->cap_terms = cap;
     }
-    c->terms[c->nterms++] = (tterm){phase, which, row, x};
+    c->term_expr[c->nterms] = e;
+    c->terms[c->nterms++] = (tterm){phase, which, row, -1};
     return 1;
 }
 
-static int cond_true(const tphase_ctx *c, int i, const nsdae_eval_env *env)
+/* The values of the condition sides at time t (NaN everywhere if t is not finite, so that every
+ * comparison is false, as when each side is evaluated at that t). */
+static void eval_conds(tphase_ctx *c, double t)
+{
+    nsdae_tape_point at = {NULL, NULL, t};
+    if (nsdae_tape_eval(c->cond_tape, &at, c->cond_val, NULL, NULL) != NSDAE_OK) {
+        nsdae_tape_info in;
+        nsdae_tape_get_info(c->cond_tape, &in);
+        for (int k = 0; k < in.nexprs; k++) c->cond_val[k] = NAN;
+    }
+}
+
+static int cond_true(const tphase_ctx *c, int i)
 {
     const tcond *k = &c->conds[i];
+    const double *v = c->cond_val;
     switch (k->kind) {
-    case NSDAE_COND_GT: return nsdae_expr_eval(k->lhs, env) > nsdae_expr_eval(k->rhs, env);
-    case NSDAE_COND_GE: return nsdae_expr_eval(k->lhs, env) >= nsdae_expr_eval(k->rhs, env);
-    case NSDAE_COND_LT: return nsdae_expr_eval(k->lhs, env) < nsdae_expr_eval(k->rhs, env);
-    case NSDAE_COND_LE: return nsdae_expr_eval(k->lhs, env) <= nsdae_expr_eval(k->rhs, env);
-    case NSDAE_COND_AND: return cond_true(c, k->a, env) && cond_true(c, k->b, env);
-    case NSDAE_COND_OR: return cond_true(c, k->a, env) || cond_true(c, k->b, env);
-    case NSDAE_COND_NOT: return !cond_true(c, k->a, env);
+    case NSDAE_COND_GT: return v[k->lhs] > v[k->rhs];
+    case NSDAE_COND_GE: return v[k->lhs] >= v[k->rhs];
+    case NSDAE_COND_LT: return v[k->lhs] < v[k->rhs];
+    case NSDAE_COND_LE: return v[k->lhs] <= v[k->rhs];
+    case NSDAE_COND_AND: return cond_true(c, k->a) && cond_true(c, k->b);
+    case NSDAE_COND_OR: return cond_true(c, k->a) || cond_true(c, k->b);
+    case NSDAE_COND_NOT: return !cond_true(c, k->a);
     }
     return 0;
 }
@@ -304,12 +348,12 @@ static int cond_true(const tphase_ctx *c, int i, const nsdae_eval_env *env)
 static int phase_at(double t, void *vp)
 {
     tphase_ctx *c = vp;
-    nsdae_eval_env env = {NULL, 0, NULL, 0, 0, t};
+    eval_conds(c, t);
     for (int b = 0; b < c->nblocks; b++) {
         c->scratch[b] = -1;
         if (!c->cond_root[b]) continue;
         int k = 0;
-        while (k < c->nconds[b] && !cond_true(c, c->cond_root[b][k], &env)) k++;
+        while (k < c->nconds[b] && !cond_true(c, c->cond_root[b][k])) k++;
         c->scratch[b] = k; /* the else branch when no condition holds */
     }
     for (int p = 0; p < c->nphases; p++) {
@@ -326,20 +370,48 @@ static void forcing(double t, double *b, double *cc, void *vp)
 {
     tphase_ctx *c = vp;
     int p = c->nphases > 1 ? phase_at(t, c) : 0;
-    nsdae_eval_env env = {NULL, 0, NULL, 0, 0, t};
+    nsdae_tape_point at = {NULL, NULL, t};
+    nsdae_tape_info in;
+    nsdae_tape_get_info(c->term_tape[p], &in);
+    if (nsdae_tape_eval(c->term_tape[p], &at, c->term_val, NULL, NULL) != NSDAE_OK)
+        for (int k = 0; k < in.nexprs; k++) c->term_val[k] = NAN; /* t not finite */
     for (int i = 0; i < c->nterms; i++) {
         const tterm *x = &c->terms[i];
         if (x->phase != p) continue;
-        double v = nsdae_expr_eval(x->e, &env);
+        double v = c->term_val[x->value];
         if (x->which == 'b') b[x->row] += v;
         else cc[x->row] += v;
     }
 }
 
-void nsdae_tr_phase_ctx_install(tphase_ctx *c, nsdae_mlcs *s)
+/* One tape per phase over that phase's terms. */
+static int compile_terms(tphase_ctx *c)
 {
+    const nsdae_expr **e = malloc(((size_t)c->nterms + 1) * sizeof *e);
+    c->term_tape = calloc((size_t)c->nphases + 1, sizeof *c->term_tape);
+    c->term_val = malloc(((size_t)c->nterms + 1) * sizeof *c->term_val);
+    int ok = e && c->term_tape && c->term_val;
+    for (int p = 0; p < c->nphases && ok; p++) {
+        int n = 0;
+        for (int i = 0; i < c->nterms; i++)
+            if (c->terms[i].phase == p) {
+                c->terms[i].value = n;
+                e[n++] = c->term_expr[i];
+            }
+        ok = (c->term_tape[p] = time_tape(e, n)) != NULL;
+    }
+    free(e);
+    free(c->term_expr); /* the translation's expressions are not needed any more */
+    c->term_expr = NULL;
+    return ok;
+}
+
+int nsdae_tr_phase_ctx_install(tphase_ctx *c, nsdae_mlcs *s)
+{
+    if (!compile_terms(c)) return 0;
     s->ctx = c;
     s->ctx_free = nsdae_tr_phase_ctx_free;
     s->phase_at = c->nphases > 1 ? phase_at : NULL;
     s->forcing = c->nterms > 0 ? forcing : NULL;
+    return 1;
 }

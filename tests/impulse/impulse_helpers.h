@@ -18,6 +18,7 @@ typedef struct change {
     const char *names[3][MAXEQ];
     char namebuf[3][MAXEQ][8];
     nsdae_impulse_input in;
+    nsdae_expr_pool *pool;      /* extends the model's read-only pool: the analysis builds here */
 } change;
 
 static inline nsdae_model *parse_model(const char *text)
@@ -45,12 +46,19 @@ static inline void change_setup(change *c, nsdae_model *m, const char *const *la
         }
         *dst[k] = (nsdae_impulse_eqs){n, c->res[k], c->names[k]};
     }
-    c->in.pool = nsdae_model_pool(m);
+    cr_assert_eq(nsdae_expr_pool_create_over(nsdae_model_pool(m), &c->pool, NULL), NSDAE_OK);
+    c->in.pool = c->pool;
     c->in.nvars = nsdae_model_nvars(m);
     c->in.var_names = nsdae_model_var_names(m);
     c->in.params = nsdae_model_param_values(m);
     c->in.nparams = nsdae_model_nparams(m);
     c->in.param_names = nsdae_model_param_names(m);
+}
+
+static inline void change_destroy(change *c)
+{
+    nsdae_expr_pool_destroy(c->pool);
+    nsdae_model_destroy(c->m);
 }
 
 static inline nsdae_impulse_result *analyze(change *c, int height)

@@ -63,7 +63,7 @@ Test(impulse_clutch, linear_in_tau_conserves_total_momentum)
     cr_expect_float_eq(aux[avar_index(r, T2, 0, 0)], 3.0, 1e-13);
     cr_expect_eq(num.nonlinear, 0);
     nsdae_impulse_result_destroy(r);
-    nsdae_model_destroy(c.m);
+    change_destroy(&c);
 }
 
 Test(impulse_clutch, nonlinear_in_tau_is_not_rescalable)
@@ -77,7 +77,7 @@ Test(impulse_clutch, nonlinear_in_tau_is_not_rescalable)
     cr_expect(has_diag(r, "D4"));
     cr_expect_null(r->system);
     nsdae_impulse_result_destroy(r);
-    nsdae_model_destroy(c.m);
+    change_destroy(&c);
 }
 
 /* (404): junction w2 = h(w1) = w1 + 0.1 w1^3 keeps (390) good; restart J1 (w1+ - w1-) +
@@ -107,7 +107,7 @@ Test(impulse_clutch, nonlinear_junction_is_still_good)
     cr_expect_float_eq(plus[i2], plus[i1] + 0.1 * pow(plus[i1], 3), 1e-12);
     cr_expect_eq(num.nonlinear, 1, "H15: only locally unique");
     nsdae_impulse_result_destroy(r);
-    nsdae_model_destroy(c.m);
+    change_destroy(&c);
 }
 
 /* F.2: the clutch in the variables w_i = omega_i - tau_i, s_i = omega_i + tau_i (J = 1, one a):
@@ -144,7 +144,7 @@ Test(impulse_clutch, transformed_clutch_is_numerically_singular)
     cr_expect_lt(num.rank, num.n);
     cr_expect(strstr(err.message, "D7") != NULL, "%s", err.message);
     nsdae_impulse_result_destroy(r);
-    nsdae_model_destroy(c.m);
+    change_destroy(&c);
 }
 
 /* Digest 2.7: the brute-force array with a_i = 0.5 gives w+ = 0.995, e*tau1 = -2.985 at e = 1e-2,
@@ -169,7 +169,7 @@ Test(impulse_clutch, brute_force_array_converges_to_the_restart)
     }
     cr_expect(fabs(aux[avar_index(r, T1, 0, 0)] - -3.0) <= 1e-5);
     nsdae_impulse_result_destroy(r);
-    nsdae_model_destroy(c.m);
+    change_destroy(&c);
 }
 
 /* D4's fallback: the clutch nonlinear in tau has no restart system but a brute-force array; as
@@ -195,5 +195,5 @@ Test(impulse_clutch, nonlinear_in_tau_brute_force_fallback)
                   plus[i1] + 3 * plus[i2]);
     }
     nsdae_impulse_result_destroy(r);
-    nsdae_model_destroy(c.m);
+    change_destroy(&c);
 }

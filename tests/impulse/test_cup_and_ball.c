@@ -114,7 +114,7 @@ Test(impulse_cup, inelastic_free_to_taut_is_k1_with_impulsive_accelerations)
     cr_expect_eq(nsdae_impulse_mu(r, Y, 1, 1), 0);
     check_restart(r, 0.16, 0.12, 1.4);
     nsdae_impulse_result_destroy(r);
-    nsdae_model_destroy(c.m);
+    change_destroy(&c);
 }
 
 /* Newton's law (201): 0 = (x x' + y y') + pre(x x' + y y'), built with pre() leaves. */
@@ -165,7 +165,7 @@ Test(impulse_cup, elastic_cascade_with_newton_law_reflects_the_radial_velocity)
     check_restart(r, -0.68, 1.24, 2.8);
     /* |v|^2 = 2 before and after (fully elastic) is implied by the two oracle numbers */
     nsdae_impulse_result_destroy(r);
-    nsdae_model_destroy(c.m);
+    change_destroy(&c);
 }
 
 /* Digest 2.4 (192): the transient mode without an impact law is under-determined: D2, y'. (or
@@ -181,7 +181,7 @@ Test(impulse_cup, elastic_without_law_is_underdetermined)
     cr_expect(diag_names(r, "D2", "der(y)@t*+e") || diag_names(r, "D2", "der(x)@t*+e"));
     cr_expect_null(r->system);
     nsdae_impulse_result_destroy(r);
-    nsdae_model_destroy(c.m);
+    change_destroy(&c);
 }
 
 /* Digest 2.5 (247): `if` (long straight-rope mode) + `when` with the elastic law: k1'. and N
@@ -198,7 +198,7 @@ Test(impulse_cup, long_rope_mode_with_elastic_law_is_inconsistent)
     cr_expect(diag_names(r, "D3", "N@t*+e"));
     cr_expect(diag_names(r, "D3", "k1'@t*+e"));
     nsdae_impulse_result_destroy(r);
-    nsdae_model_destroy(c.m);
+    change_destroy(&c);
 }
 
 /* Digest 2.5 (267): the inelastic law x x' + y y' = 0 with the long straight-rope mode is
@@ -215,7 +215,7 @@ Test(impulse_cup, redundant_inelastic_law_is_fused)
     cr_expect_eq(r->height, 1);
     check_restart(r, 0.16, 0.12, 1.4);
     nsdae_impulse_result_destroy(r);
-    nsdae_model_destroy(c.m);
+    change_destroy(&c);
 }
 
 /* Digest 2.4 [001] (28): the transient law y'. + (1 - alpha) y' = 0, alpha = 1/2: y'+ = 0.5,
@@ -235,7 +235,7 @@ Test(impulse_cup, damped_vertical_law_of_seed_001)
     cr_assert_eq(r->verdict, NSDAE_IMPULSE_OK);
     check_restart_no_momentum(r, -0.125, 0.5, 1.875);
     nsdae_impulse_result_destroy(r);
-    nsdae_model_destroy(c.m);
+    change_destroy(&c);
 }
 
 /* Digest 2.6 D.1: the inelastic change forced to K = 2 has no good solution: mu = 2 on x'', y'',
@@ -258,7 +258,7 @@ Test(impulse_cup, too_tall_array_has_no_good_solution)
     cr_expect(diag_names(r, "D6", "der(der(x))@t*+e"));
     cr_expect(diag_names(r, "D6", "der(der(y))@t*+e"));
     nsdae_impulse_result_destroy(r);
-    nsdae_model_destroy(c.m);
+    change_destroy(&c);
 }
 
 /* Digest 2.6 D.2: the exogenous change (no guard, no facts): K = 2, positions projected radially
@@ -288,7 +288,7 @@ Test(impulse_cup, exogenous_change_projects_positions_only)
     cr_expect(isnan(plus[ivx]) && isnan(plus[ivy]));
     cr_expect_float_eq(aux[avar_index(r, LAMBDA, 0, 0)], 0.5, 1e-12);
     nsdae_impulse_result_destroy(r);
-    nsdae_model_destroy(c.m);
+    change_destroy(&c);
 }
 
 /* Digest 2.3 / 4.4: the brute-force array (unscaled f1-f5 with x. = x + e x') gives v+ = (0.11274,
@@ -317,7 +317,7 @@ Test(impulse_cup, brute_force_array_converges_to_the_inelastic_restart)
         cr_expect(fabs(aux[il] - pl[k]) <= tol[k] * 10, "eps %g: e*lambda = %.9f", eps[k], aux[il]);
     }
     nsdae_impulse_result_destroy(r);
-    nsdae_model_destroy(c.m);
+    change_destroy(&c);
 }
 
 /* H14: the facts assumed by the analysis are the guard's root fact; at a left state on the circle
@@ -336,7 +336,7 @@ Test(impulse_cup, fact_residual_is_the_guard_at_the_left_limits)
     cr_assert_eq(nsdae_impulse_restart(r, left, 2, plus, NULL, &num, NULL), NSDAE_OK);
     cr_expect_float_eq(num.fact_residual, 0.45, 1e-14);
     nsdae_impulse_result_destroy(r);
-    nsdae_model_destroy(c.m);
+    change_destroy(&c);
 }
 
 /* D1: a new mode that fails the Sigma-method (lambda = 0 twice, s never determined). */
@@ -351,7 +351,7 @@ Test(impulse_cup, structurally_singular_new_mode_is_d1)
     cr_expect_null(r->system);
     cr_expect_eq(nsdae_impulse_restart(r, (double[12]){0}, 2, NULL, NULL, NULL, NULL), NSDAE_INVALID_INPUT);
     nsdae_impulse_result_destroy(r);
-    nsdae_model_destroy(c.m);
+    change_destroy(&c);
 }
 
 Test(impulse_cup, bad_input_is_an_error_naming_the_cause)
@@ -393,5 +393,5 @@ Test(impulse_cup, guard_on_the_gap_rate_behaves_as_the_exogenous_change)
     cr_expect_float_eq(plus[iy], -0.8, 1e-12);
     cr_expect_leq(num.fact_residual, 1e-15);
     nsdae_impulse_result_destroy(r);
-    nsdae_model_destroy(c.m);
+    change_destroy(&c);
 }

@@ -53,5 +53,5 @@ Test(impulse_rldc, diode_two_blocking_conserves_flux)
     cr_expect_float_eq(plus[iv1], 0.3, 1e-13);
     cr_expect_float_eq(plus[iv2], 1.0, 1e-13);
     nsdae_impulse_result_destroy(r);
-    nsdae_model_destroy(c.m);
+    change_destroy(&c);
 }

@@ -27,6 +27,15 @@ static const char *pr(nsdae_model *m, const nsdae_expr *e)
     return buf;
 }
 
+/* A pool to build on the model's read-only expressions. */
+static nsdae_expr_pool *extend(const nsdae_model *m)
+{
+    nsdae_expr_pool *p = NULL;
+    nsdae_error err;
+    cr_assert_eq(nsdae_expr_pool_create_over(nsdae_model_pool(m), &p, &err), NSDAE_OK, "%s", err.message);
+    return p;
+}
+
 #define MODEL(eqs) "model t\n parameter a = 3;\n var x;\n var y;\nequation\n" eqs "end t;\n"
 
 Test(expr, hash_consing_shares_equal_subexpressions)
@@ -36,10 +45,11 @@ Test(expr, hash_consing_shares_equal_subexpressions)
     cr_assert_eq(e0->kind, NSDAE_EXPR_ADD);
     cr_assert_eq(e1->kind, NSDAE_EXPR_MUL);
     cr_expect_eq(e0->a, e1->b, "sin(x*y) is one node");
-    nsdae_expr_pool *p = nsdae_model_pool(m);
+    nsdae_expr_pool *p = extend(m);
     cr_expect_eq(nsdae_expr_var(p, 0, 0), nsdae_expr_var(p, 0, 0));
     cr_expect_neq(nsdae_expr_var(p, 0, 0), nsdae_expr_var(p, 0, 1));
     cr_expect_eq(nsdae_expr_const(p, 0.0), nsdae_expr_const(p, -0.0));
+    nsdae_expr_pool_destroy(p);
     nsdae_model_destroy(m);
 }
 
@@ -68,7 +78,7 @@ Test(expr, simplification_on_construction)
 Test(expr, partial_derivatives)
 {
     nsdae_model *m = parse(MODEL("x^3*y + sin(x) = 0;\n x/y = 0;\n"));
-    nsdae_expr_pool *p = nsdae_model_pool(m);
+    nsdae_expr_pool *p = extend(m);
     nsdae_error err;
     const nsdae_expr *d;
     cr_assert_eq(nsdae_expr_diff(p, lhs_of(m, 0), 0, 0, &d, &err), NSDAE_OK);
@@ -81,6 +91,7 @@ Test(expr, partial_derivatives)
     /* with respect to der(x): absent */
     cr_assert_eq(nsdae_expr_diff(p, lhs_of(m, 0), 0, 1, &d, &err), NSDAE_OK);
     cr_expect_str_eq(pr(m, d), "0");
+    nsdae_expr_pool_destroy(p);
     nsdae_model_destroy(m);
 }
 
@@ -89,13 +100,14 @@ Test(expr, time_derivative_raises_orders)
     nsdae_model *m = parse(MODEL("x*der(y) + a*time = 0;\n"));
     nsdae_error err;
     const nsdae_expr *d;
-    cr_assert_eq(nsdae_expr_dt(nsdae_model_pool(m), lhs_of(m, 0), &d, &err), NSDAE_OK);
+    nsdae_expr_pool *p = extend(m);
+    cr_assert_eq(nsdae_expr_dt(p, lhs_of(m, 0), &d, &err), NSDAE_OK);
     cr_expect_str_eq(pr(m, d), "der(x)*der(y) + x*der(der(y)) + a");
     cr_expect_eq(nsdae_expr_max_order(d, 1), 2);
     cr_expect_eq(nsdae_expr_max_order(d, 0), 1);
     cr_expect_eq(nsdae_expr_max_order(lhs_of(m, 0), 0), 0);
-    nsdae_expr_pool *p = nsdae_model_pool(m);
     cr_expect_eq(nsdae_expr_max_order(nsdae_expr_param(p, 0), 0), -1);
+    nsdae_expr_pool_destroy(p);
     nsdae_model_destroy(m);
 }
 
@@ -124,7 +136,7 @@ Test(expr, printer_round_trip)
 Test(expr, affine_coefficients)
 {
     nsdae_model *m = parse(MODEL("a*(2*x - y/4) + 3 - x*a + der(x) + time = 0;\n"));
-    nsdae_expr_pool *p = nsdae_model_pool(m);
+    nsdae_expr_pool *p = extend(m);
     nsdae_leaf leaves[] = {{0, 0}, {1, 0}, {0, 1}};
     const nsdae_expr *coef[3], *rest;
     nsdae_error err;
@@ -135,13 +147,14 @@ Test(expr, affine_coefficients)
     cr_expect_float_eq(nsdae_expr_eval(coef[1], &env), -0.75, 1e-14);
     cr_expect_float_eq(nsdae_expr_eval(coef[2], &env), 1.0, 1e-14);
     cr_expect_float_eq(nsdae_expr_eval(rest, &env), 5.0, 1e-14);
+    nsdae_expr_pool_destroy(p);
     nsdae_model_destroy(m);
 }
 
 Test(expr, affine_refusal_names_the_term)
 {
     nsdae_model *m = parse(MODEL("der(x) - x*y + 1 = 0;\n sin(x) = 0;\n"));
-    nsdae_expr_pool *p = nsdae_model_pool(m);
+    nsdae_expr_pool *p = extend(m);
     nsdae_leaf leaves[] = {{0, 0}, {1, 0}, {0, 1}};
     const nsdae_expr *coef[3], *rest;
     nsdae_error err;
@@ -157,6 +170,7 @@ Test(expr, affine_refusal_names_the_term)
     nsdae_leaf only_y[] = {{1, 0}};
     cr_assert_eq(nsdae_expr_affine(p, lhs_of(m, 0), only_y, 1, NULL, 0, NULL, 0, coef, &rest, &err), NSDAE_OK);
     cr_expect_str_eq(pr(m, coef[0]), "-x");
+    nsdae_expr_pool_destroy(p);
     nsdae_model_destroy(m);
 }
 

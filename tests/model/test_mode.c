@@ -354,7 +354,8 @@ Test(mode, relaxation_builders)
     const char *src = "model m\n var x;\n var s;\nequation\n if not (x < 1) then\n  x = 0;\n else\n  s = 0;\n"
                       " end if;\nend m;\n";
     cr_assert_eq(nsdae_model_parse_string(src, strlen(src), "m.nsm", &m, &err), NSDAE_OK, "%s", err.message);
-    nsdae_expr_pool *p = nsdae_model_pool(m);
+    nsdae_expr_pool *p = NULL;
+    cr_assert_eq(nsdae_expr_pool_create_over(nsdae_model_pool(m), &p, &err), NSDAE_OK, "%s", err.message);
     const nsdae_expr *x = nsdae_expr_var(p, 0, 0), *s = nsdae_expr_var(p, 1, 0);
     const nsdae_expr *g1 = nsdae_expr_binary(p, NSDAE_EXPR_MUL, nsdae_expr_const(p, 3.0), x);
     const nsdae_expr *g2 = nsdae_expr_binary(p, NSDAE_EXPR_SUB, x, nsdae_expr_const(p, 1.0));
@@ -366,5 +367,6 @@ Test(mode, relaxation_builders)
     const nsdae_expr *h = nsdae_mode_switching_function(p, nsdae_model_block(m, 0)->conds[0]);
     cr_assert_not_null(h);
     cr_assert_float_eq(eval_at(m, h, at, 2, 0.0), 1.0, 1e-15);
+    nsdae_expr_pool_destroy(p);
     nsdae_model_destroy(m);
 }
