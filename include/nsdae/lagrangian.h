@@ -1,4 +1,4 @@
-/* nsdae: the Lagrangian contact form (DESIGN.md section 3, last bullet), one of the two systems
+/* nsdae: the Lagrangian contact form (README, Architecture: `src/system/`), one of the two systems
  * the engines run on (the other is the MLCS, mlcs.h). Its Moreau-Jean time stepping is in moreau.h.
  *
  *   M(q) q'' = F(t, q, q') + G(q)^T lambda        q: ndof generalised coordinates

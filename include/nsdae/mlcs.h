@@ -1,4 +1,4 @@
-/* nsdae: mixed linear complementarity systems (DESIGN.md section 3).
+/* nsdae: mixed linear complementarity systems (README, Architecture: `src/system/`).
  *
  *   E y' = A y + B lambda + b(t)          y: ny unknowns (differential and algebraic)
  *   w    = C y + D lambda + c(t)          nl rows, each typed (lcp.h): equality (w_i = 0, lambda_i

@@ -1,4 +1,4 @@
-/* nsdae: Moreau-Jean time stepping of the Lagrangian contact form (DESIGN.md section 5), as
+/* nsdae: Moreau-Jean time stepping of the Lagrangian contact form (README, Architecture: `src/stepping/`), as
  * Siconos' MoreauJeanOSI with NewtonImpactNSL. The system itself is described in lagrangian.h. */
 #ifndef NSDAE_MOREAU_H
 #define NSDAE_MOREAU_H

@@ -1,4 +1,4 @@
-/* nsdae event-capturing steppers on an MLCS (DESIGN.md section 5).
+/* nsdae event-capturing steppers on an MLCS (README, Architecture: `src/stepping/`).
  *
  * theta-method, on a differential row (a row of E1 that is not zero), with y = (x, u) split into
  * differential unknowns x and algebraic unknowns u (zero columns of E1):

@@ -1,4 +1,4 @@
-/* nsdae: the systems the engines run on (DESIGN.md section 1, `src/system/`): the mixed linear
+/* nsdae: the systems the engines run on (README, Architecture: `src/system/`): the mixed linear
  * complementarity system (mlcs.h) and the Lagrangian contact form (lagrangian.h). Translation
  * fills them, the steppers and the event-driven engine read them. */
 #ifndef NSDAE_SYSTEM_H

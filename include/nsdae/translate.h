@@ -1,4 +1,4 @@
-/* nsdae translate stage: model IR -> MLCS (DESIGN.md section 3).
+/* nsdae translate stage: model IR -> MLCS (examples/LANGUAGE.md, "How the time stepper reads a model").
  *
  * Unknowns y: the model's variables in declaration order (a variable that is exactly the
  * multiplier side of a top-level complementarity or relay relation, and is never differentiated,

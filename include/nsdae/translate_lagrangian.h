@@ -1,4 +1,5 @@
-/* nsdae translate stage: model IR -> Lagrangian contact form (DESIGN.md section 3, last bullet).
+/* nsdae translate stage: model IR -> Lagrangian contact form (examples/LANGUAGE.md, "How the time
+ * stepper reads a model").
  *
  * For second-order models with position-level unilateral constraints and Newton impact laws:
  *

@@ -73,7 +73,7 @@ int run_stepper_options(const run_options *o, const char *cmd, const nsdae_mlcs 
     "  --stop T             stop time (default: the model's experiment, else 1)\n"             \
     "  --step H             fixed step; the last step is shortened to land on T\n"             \
     "  --steps N            N steps of h = T/N (default: the model's step, else 100 steps)\n"  \
-    "  --scheme S           minnorm (default): minimal-norm implicit Euler, seed 003 (15);\n"  \
+    "  --scheme S           minnorm (default): minimal-norm implicit Euler, Rocca et al. (15);\n"  \
     "                       euler: implicit Euler keeping the first solution found;\n"         \
     "                       theta: theta-method with minimal-norm selection;\n"                \
     "                       moreau: Moreau-Jean for contact models (impacts, restitution)\n"   \

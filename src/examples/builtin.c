@@ -1,4 +1,4 @@
-/* The built-in MLCS examples. Seed 003 (Rocca, Acary, Brogliato) is given exactly by its MLCS
+/* The built-in MLCS examples. Rocca et al. (Rocca, Acary, Brogliato) is given exactly by its MLCS
  * (16)-(17); relay-decay is our own scalar relay with a nonzero A part, whose event time ln 3 is
  * irrational so that no grid h = T/N hits it (a case that is not exact at h = T/N). */
 #include "examples/builtin.h"
@@ -21,7 +21,7 @@ typedef struct builtin {
 
 #define COL(a, i, j, rows) (a)[(i) + (size_t)(j) * (rows)]
 
-/* Seed 003 (16)-(17): y = (x1, x2, z), lambda = (|x1| - x1, 1 - alpha, x1^-), alpha in sign(x1). */
+/* Rocca et al. (16)-(17): y = (x1, x2, z), lambda = (|x1| - x1, 1 - alpha, x1^-), alpha in sign(x1). */
 static nsdae_status build_rocca(const double *p, nsdae_mlcs **out, nsdae_error *err)
 {
     const double B1 = p[0], B2 = p[1];
@@ -53,7 +53,7 @@ static nsdae_status build_rocca(const double *p, nsdae_mlcs **out, nsdae_error *
     return st;
 }
 
-/* Seed 003, section 2.1: left branch x2 = -1 - x1 (x1 < 0), the sliding segment x1 = 0,
+/* Rocca et al., section 2.1: left branch x2 = -1 - x1 (x1 < 0), the sliding segment x1 = 0,
  * |x2| <= 1, right branch x2 = 1 + x1 (x1 > 0). The AC solution from a left-branch or segment
  * start runs left branch -> segment (x2 from -1 up to 1) -> right branch when the parameters
  * make each phase move that way (B2/B1 < 0; both branch speeds positive). */
@@ -129,9 +129,9 @@ static int exact_relay_decay(const double *p, double T, double *x)
 }
 
 static const builtin builtins[] = {
-    {"rocca-crossing", "seed 003 (16)-(17), sliding-crossing case B = (-0.5, 1), x0 = (-5, 4)",
+    {"rocca-crossing", "Rocca et al. (16)-(17), sliding-crossing case B = (-0.5, 1), x0 = (-5, 4)",
      {{"B1", -0.5}, {"B2", 1.0}, {"x1_0", -5.0}, {"x2_0", 4.0}}, build_rocca, exact_rocca},
-    {"rocca-repulsive", "seed 003 (16)-(17), sliding-repulsive case B = (-1, 0.5), x0 = (0, 0)",
+    {"rocca-repulsive", "Rocca et al. (16)-(17), sliding-repulsive case B = (-1, 0.5), x0 = (0, 0)",
      {{"B1", -1.0}, {"B2", 0.5}, {"x1_0", 0.0}, {"x2_0", 0.0}}, build_rocca, exact_rocca},
     {"relay-decay", "x1' = -x1 + 1 - 2 s, s in sign(x1), x2' = x1, x1(0) = 2: event at t = ln 3, then sliding",
      {{"x1_0", 2.0}}, build_relay_decay, exact_relay_decay},

@@ -160,7 +160,7 @@ static nsdae_status build_beads(const double *p, nsdae_lagrangian **out, nsdae_e
     return st;
 }
 
-/* ---- cup-and-ball (seeds 001/004): q = (x, y), gap L^2 - (x^2 + y^2) --------------------------- */
+/* ---- cup-and-ball (Benveniste et al. 2021, 2026): q = (x, y), gap L^2 - (x^2 + y^2) ---------- */
 
 static int cup_forces(double t, const double *q, const double *v, double *F, void *ctx)
 {
@@ -216,7 +216,8 @@ static const contact_builtin builtins[] = {
      {{"q0", 1.0}, {"v0", 0.0}, {"g", 9.81}, {"m", 1.0}, {"e", 0.9}}, build_ball},
     {"beads", "column of 10 beads (r = 0.1, m = 1) falling on the ground, initial gaps 0.25, e = 0.9",
      {{"n", 10.0}, {"r", 0.1}, {"m", 1.0}, {"gap0", 0.25}, {"e", 0.9}, {"g", 9.81}}, build_beads},
-    {"cup-and-ball", "ball on a rope of length L = 1 (seeds 001/004), gap L^2 - (x^2 + y^2), e = 0 or 1",
+    {"cup-and-ball", "ball on a rope of length L = 1 (Benveniste et al. 2021, 2026), gap L^2 - (x^2 + y^2), "
+                     "e = 0 or 1",
      {{"L", 1.0}, {"m", 1.0}, {"g", 9.81}, {"e", 0.0}, {"x0", 0.5}, {"y0", -0.7}, {"vx0", 1.0}, {"vy0", -1.0}},
      build_cup},
 };

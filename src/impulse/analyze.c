@@ -1,7 +1,7 @@
-/* The restart analysis of one mode change (digest 1.17 pipeline): Sigma-method on both long
+/* The restart analysis of one mode change (Benveniste et al. 2026, sections 5-7): Sigma-method on both long
  * modes, the facts' horizon, the height range [K_*, K^*] (Theorem 2), and per height the array,
  * its matching, the impulse orders and goodness (123)-(125); the first good height gives
- * Procedure 1's restart system, a failure gives the diagnostics of digest 1.13. */
+ * Procedure 1's restart system, a failure gives the diagnostics of its section 7.1 (Corollary 1). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,9 +89,9 @@ static void ctx_free(imp_ctx *cx)
     free(cx->dnext);
 }
 
-/* Theorem 2 / digest 1.10: K_* (some tight variable of every tail consistency equation is not
- * past) and K^* (none is past), with (312) K >= c_f - m for the non-facts; a law equation needs a
- * variable that is not past (1.14 [IMPL]). */
+/* Theorem 2 and Appendix C of Benveniste et al. 2026: K_* (some tight variable of every tail consistency
+ * equation is not past) and K^* (none is past), with (312) K >= c_f - m for the non-facts; a law equation
+ * needs a variable that is not past (our rule for section 9's cascades). */
 static void height_range(const imp_ctx *cx, int *lo, int *hi)
 {
     const nsdae_impulse_input *in = cx->in;

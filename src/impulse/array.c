@@ -1,8 +1,8 @@
-/* The mode change array at one height K (digest 1.4-1.6, 1.14): the new mode's completion
- * shifted to t*, ..., t*+Ke, the hot-restart law at the last instant, the Euler identities that
- * make it ~-closed, and for every equation its dependent variables, which of them enter linearly
- * (L_f, digest 1.8) and with which power of 1/e. Facts are flagged (and later ignored), and each
- * equation is marked must-enable or may-disable. */
+/* The mode change array at one height K (Benveniste et al. 2026, sections 5.1-5.2, 9): the new mode's
+ * completion shifted to t*, ..., t*+Ke, the hot-restart law at the last instant, the Euler identities that
+ * make it ~-closed, and for every equation its dependent variables, which of them enter linearly (L_f, its
+ * section 6) and with which power of 1/e. Facts are flagged (and later ignored), and each equation is
+ * marked must-enable or may-disable. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +10,8 @@
 
 #include "impulse/impulse_internal.h"
 
-/* Past iff fixed by the previous mode (digest 1.6 step B, closed form): y^(m) shifted k with
- * m + k <= d-_y - 1. */
+/* Past iff fixed by the previous mode (section 5.2 of Benveniste et al. 2026, in closed form): y^(m)
+ * shifted k with m + k <= d-_y - 1. */
 int imp_is_past(const imp_ctx *cx, int var, int m, int k)
 {
     int d = cx->prev.d[var];
@@ -71,8 +71,8 @@ static const nsdae_expr *map_shift(int j, int o, void *ctx)
     return v < 0 ? NULL : nsdae_expr_var(in->pool, IMP_LEAF(in, v), 0);
 }
 
-/* Whether r = c g for a nonzero constant c, tested at three pseudo-random points (digest 1.6
- * [IMPL] step 2: facts are multiples of the guard; a numeric test accepts any way of writing it). */
+/* Whether r = c g for a nonzero constant c, tested at three pseudo-random points (our test for Lemma 3 of
+ * Benveniste et al. 2026: facts are multiples of the guard; a numeric test accepts any way of writing it). */
 int imp_proportional(const nsdae_impulse_input *in, const nsdae_expr *r, const nsdae_expr *g, int nv)
 {
     enum { ORD = 5 };
@@ -96,9 +96,9 @@ int imp_proportional(const nsdae_impulse_input *in, const nsdae_expr *r, const n
     return ok;
 }
 
-/* Lemma 3 with digest 1.6 [IMPL] step 2: f^(m) shifted k is a fact when k <= ell and f^(m) is a
- * constant multiple of the guard g (g shifted k is then entailed up to O(e)). With the guard on s'
- * (seed 004 D.3), k1' = -2 (x x' + y y') is the fact, not k1. */
+/* Lemma 3 of Benveniste et al. 2026, made syntactic (our test): f^(m) shifted k is a fact when k <= ell
+ * and f^(m) is a constant multiple of the guard g (g shifted k is then entailed up to O(e)). With the
+ * guard on s' (Benveniste et al. 2026, Appendix D.3), k1' = -2 (x x' + y y') is the fact, not k1. */
 int imp_is_fact(const imp_ctx *cx, int i, int m, int k)
 {
     const nsdae_impulse_input *in = cx->in;
@@ -113,7 +113,7 @@ static int in_list(const nsdae_impulse_eqs *l, const nsdae_expr *r)
     return -1;
 }
 
-/* Must-enable (digest 1.6 step F (106), with the cascade rule of 1.14 [IMPL]): consistency
+/* Must-enable (Benveniste et al. 2026, (106), with our cascade rule for its section 9): consistency
  * equations at the last instant, and invariant equations (also in the previous mode, and in the
  * transient mode when there is one) at every shift; without a transient mode the whole tail. */
 static int must_enable(const imp_ctx *cx, int i, int m, int k, int K)
@@ -168,10 +168,10 @@ static double binom(int n, int i)
     return c;
 }
 
-/* ~-closure (digest 1.4 [IMPL]): per class (base variable, total degree m + k) of dependent
- * variables, one identity from each member to the member with the smallest m (the most shifted
- * one): x = e^-n sum_i C(n,i) (-1)^i z shifted -i. Classes are visited from the highest degree
- * down, because an identity only adds variables of lower degree. */
+/* ~-closure (Benveniste et al. 2026, section 5.1; the per-class bookkeeping is ours): per class (base
+ * variable, total degree m + k) of dependent variables, one identity from each member to the member with
+ * the smallest m (the most shifted one): x = e^-n sum_i C(n,i) (-1)^i z shifted -i. Classes are visited
+ * from the highest degree down, because an identity only adds variables of lower degree. */
 static nsdae_status add_euler(const imp_ctx *cx, imp_array *a, nsdae_error *err)
 {
     int maxdeg = 0;
@@ -266,7 +266,7 @@ nsdae_status imp_array_build(imp_ctx *cx, int K, imp_array *a, nsdae_error *err)
     a->K = K;
     nsdae_status st = add_model_eqs(cx, a, err);
     /* every state and leading variable of the new mode at the last instant (the tail variables,
-     * digest 1.6 step F), so that the Euler identities tie them to the impulsive head */
+     * Benveniste et al. 2026, (106)), so that the Euler identities tie them to the impulsive head */
     for (int j = 0; j < cx->in->nvars && st == NSDAE_OK; j++)
         for (int d = 0; d <= cx->next.d[j] && st == NSDAE_OK; d++)
             if (add_avar(cx, a, j, d, K, 0) < 0) st = nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory");

@@ -1,4 +1,4 @@
-/* The brute-force array (digest 4.2 item 9, [001] section 2.5.3): the matched equations of the
+/* The brute-force array (Benveniste et al. 2021, section 2.5.3): the matched equations of the
  * mode change array, unscaled, at a finite e. Past variables are the previous mode's Taylor
  * polynomials, y^(m) at t* + k e = sum_i (k e)^i / i! (y^(m+i))- for m + i < d-_y (x. = x + e x'
  * for the cup-and-ball), pre() leaves the left limits themselves. Each Euler identity is

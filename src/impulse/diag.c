@@ -1,5 +1,5 @@
-/* Diagnostics of the restart analysis (digest 1.13): a code, a message, and the names of the
- * array equations and variables involved. */
+/* Diagnostics of the restart analysis (Benveniste et al. 2026, section 7.1 and diagnostics D1-D8): a code,
+ * a message, and the names of the array equations and variables involved. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

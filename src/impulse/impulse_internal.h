@@ -1,4 +1,5 @@
-/* Internal data of the impulse stage: the mode change array (digest 1.6) at one height K. */
+/* Internal data of the impulse stage: the mode change array (Benveniste et al. 2026, section 5.2) at one
+ * height K. */
 #ifndef NSDAE_IMPULSE_INTERNAL_H
 #define NSDAE_IMPULSE_INTERNAL_H
 
@@ -64,8 +65,8 @@ typedef struct imp_ctx {
     int covered;            /* the last height's matching covers everything (no D2/D3) */
 } imp_ctx;
 
-/* Procedure 1's restart system A_* (digest 1.11): equations in the left limits (model leaves
- * (j, m) = (x_j^(m))^-) and the unknowns (array leaves IMP_LEAF(a): restart values of tail
+/* Procedure 1's restart system A_* (Benveniste et al. 2026, section 6): equations in the left limits
+ * (model leaves (j, m) = (x_j^(m))^-) and the unknowns (array leaves IMP_LEAF(a): restart values of tail
  * variables, rescaled head variables). */
 struct nsdae_impulse_system {
     nsdae_expr_pool *pool;
@@ -101,7 +102,8 @@ void imp_system_set_unknown(nsdae_impulse_system *s, int r, const imp_array *a, 
 /* Jacobian expressions and the nonlinearity flag of a filled system. */
 nsdae_status imp_system_jacobian(const imp_ctx *cx, nsdae_impulse_system *s, nsdae_error *err);
 
-/* brute.c: the unscaled matched array (digest 4.2 item 9), for any verdict with a matching. */
+/* brute.c: the unscaled matched array (Benveniste et al. 2021, section 2.5.3), for any verdict with a
+ * matching. */
 nsdae_status imp_brute(const imp_ctx *cx, const imp_array *a, const int *mu, const int *keep,
                        nsdae_impulse_system **out, nsdae_error *err);
 

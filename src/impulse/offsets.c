@@ -1,10 +1,10 @@
-/* Impulse orders (rescaling offsets) as the least solution of the difference-bound system of
- * Theorem 3 (digest 1.9 [IMPL]): for a matched equation f with x_f in L_f, the matched term must
- * dominate, n_xf + mu_xf >= n_x + mu_x for every other x in L_f, and >= the exponent of the part
- * free of dependent variables. Longest path by Bellman-Ford from mu = 0; a vertex still rising
- * after |V| rounds lies on (or after) a positive cycle: mu = infinity, not rescalable. Then (130):
- * variables outside L_f of a matched equation must have mu = 0, and an equation matched through a
- * nonlinear term must have every linear term at mu = 0 too (clutch nonlinear in tau, D4). */
+/* Impulse orders (rescaling offsets) as the least solution of the difference-bound system of Theorem 3
+ * (Benveniste et al. 2026, section 7.2): for a matched equation f with x_f in L_f, the matched term must
+ * dominate, n_xf + mu_xf >= n_x + mu_x for every other x in L_f, and >= the exponent of the part free of
+ * dependent variables. Longest path by Bellman-Ford from mu = 0; a vertex still rising after |V| rounds
+ * lies on (or after) a positive cycle: mu = infinity, not rescalable. Then (130): variables outside L_f of
+ * a matched equation must have mu = 0, and an equation matched through a nonlinear term must have every
+ * linear term at mu = 0 too (clutch nonlinear in tau, D4). */
 #include <stdlib.h>
 
 #include "impulse/impulse_internal.h"

@@ -1,8 +1,9 @@
-/* The numeric restart (digest 1.11 "Solving", 1.7 [IMPL], H10, H15): Newton on Procedure 1's
- * restart system from the left limits (LU solves, LAPACKE dgesv). The Jacobian's singular values
- * (dgesvd) at the final iterate give its rank and condition number: structurally regular but
- * numerically singular (F.2) is diagnosed as D7 rather than solved by a least-squares guess. The
- * brute-force array is solved the same way with e as one more leaf. */
+/* The numeric restart (Benveniste et al. 2026, sections 3.3, 5.3, 6: nonsingularity is only generic, a
+ * nonlinear restart system's root only locally unique): Newton on Procedure 1's restart system from the
+ * left limits (LU solves, LAPACKE dgesv). The Jacobian's singular values (dgesvd) at the final iterate
+ * give its rank and condition number: structurally regular but numerically singular (F.2) is diagnosed as
+ * D7 rather than solved by a least-squares guess. The brute-force array is solved the same way with e as
+ * one more leaf. */
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
-/* The Sigma-method on one long mode of a mode change (digest 1.2): offsets c (equations), d
- * (unknowns) and a transversal, through the structural stage's public analysis. Unknowns that do
- * not occur in the mode are left out of its signature matrix (d = -1). */
+/* The Sigma-method on one long mode of a mode change (Benveniste et al. 2026, section 3.2): offsets c
+ * (equations), d (unknowns) and a transversal, through the structural stage's public analysis. Unknowns
+ * that do not occur in the mode are left out of its signature matrix (d = -1). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

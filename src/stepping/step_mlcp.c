@@ -81,7 +81,7 @@ void step_mlcp_build(step_mlcp *sm, const nsdae_mlcs *s, double t0, double h, do
      * an algebraic one. An algebraic unknown is what Siconos' first-order form makes a multiplier
      * (the node potentials of its DiodeBridge are lambda_0, lambda_1), so it is weighted like
      * one: with gamma = 1 only its value at t1 enters, and its start value (0 by default, not
-     * consistent) never does. Weighted by theta, the index-2 multiplier z of seed 003's crossing
+     * consistent) never does. Weighted by theta, the index-2 multiplier z of Rocca et al.'s crossing
      * case obeys z1 = -z0 + 2 z_exact at theta = 1/2: it oscillates forever around the exact z. */
     for (int j = 0; j < ny; j++) sm->col_weight[j] = column_is_algebraic(p1->E, ny, j) ? gamma : theta;
 

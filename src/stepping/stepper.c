@@ -1,5 +1,5 @@
 /* The fixed-step loop shared by every MLCS scheme: one MLCP per step, then either the
- * minimal-norm selection (seed 003, (15)) or Siconos' first solution (plain implicit Euler). */
+ * minimal-norm selection (Rocca et al., (15)) or Siconos' first solution (plain implicit Euler). */
 #include <nsdae/stepper.h>
 #include <nsdae/time_grid.h>
 #include <nsdae/tolerances.h>

@@ -1,6 +1,6 @@
 /* Dulmage-Mendelsohn decomposition: the coarse parts (under-, well-, overdetermined) from a
  * maximum matching, and the fine block-triangular form of a perfectly matched square part
- * (digest 1.4 and 2.2 steps 3-4). */
+ * (Benveniste et al. 2017, section 3.1). */
 #include "structural/structural_internal.h"
 
 #include <stdlib.h>

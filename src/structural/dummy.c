@@ -1,10 +1,10 @@
-/* State selection by dummy derivatives (Mattsson-Soderlind; digest 2.5), in Pryce's terms:
- * level l = 1 .. max_c takes the equations differentiated at least l times (c_i >= l) and matches
- * them into the unknowns chosen at level l-1 (all unknowns at level 1) through leading entries;
- * the matched unknowns x_j give the dummy derivatives x_j^(d_j - l), determined by the hidden
- * constraints. The selected states are the state candidates that are not dummies: sum c of the
- * sum d candidates are dummies, so dof remain. A matching always exists (the rows of a
- * structurally nonsingular pivot block of the previous level). */
+/* State selection by dummy derivatives (Mattsson-Soderlind; Benveniste et al. 2013, section II-D), in
+ * Pryce's terms: level l = 1 .. max_c takes the equations differentiated at least l times (c_i >= l) and
+ * matches them into the unknowns chosen at level l-1 (all unknowns at level 1) through leading entries;
+ * the matched unknowns x_j give the dummy derivatives x_j^(d_j - l), determined by the hidden constraints.
+ * The selected states are the state candidates that are not dummies: sum c of the sum d candidates are
+ * dummies, so dof remain. A matching always exists (the rows of a structurally nonsingular pivot block of
+ * the previous level). */
 #include "structural/structural_internal.h"
 
 #include <stdlib.h>

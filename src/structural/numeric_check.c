@@ -1,6 +1,6 @@
-/* Numeric check of a structural result at one point (digest 2.4 "System Jacobian", 4.1 item 12):
- * the system Jacobian J_ij = df_i/dx_j^(d_j - c_i) on leading entries must be nonsingular for the
- * Sigma-method to succeed; structurally fine but numerically singular is reported as such. The
+/* Numeric check of a structural result at one point (Pryce's system Jacobian; Benveniste et al. 2013,
+ * section II-D): the system Jacobian J_ij = df_i/dx_j^(d_j - c_i) on leading entries must be nonsingular
+ * for the Sigma-method to succeed; structurally fine but numerically singular is reported as such. The
  * state selection's pivot blocks are checked too (the pendulum's x-pivot vanishes at x = 0). */
 #include "structural/structural_internal.h"
 

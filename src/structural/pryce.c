@@ -1,4 +1,4 @@
-/* Pryce's canonical offsets by the standard fixed-point iteration (Pryce 2001; digest 2.4):
+/* Pryce's canonical offsets by the standard fixed-point iteration (Pryce 2001):
  *     c := 0;  repeat  d_j := max_i (sigma_ij + c_i);  c_i := d_T(i) - sigma_i,T(i)  until c is unchanged.
  * Starting from c = 0 and increasing monotonically, it stops at the smallest valid offsets, which
  * are the same for every HVT T. */

@@ -23,12 +23,12 @@ int nsdae_structural_max_matching(const nsdae_bigraph *g, int *match_row, int *m
  * Returns 0, or -1 when out of memory. */
 int nsdae_structural_hvt(int n, const int *sig, int *assign);
 
-/* Canonical (smallest) Pryce offsets from a HVT by the fixed-point iteration (digest 2.4).
+/* Canonical (smallest) Pryce offsets from a HVT by the fixed-point iteration (Pryce 2001).
  * Returns 0, or -1 if the iteration did not settle (impossible for a true HVT). */
 int nsdae_structural_offsets(int n, const int *sig, const int *assign, int *c, int *d);
 
-/* Coarse Dulmage-Mendelsohn parts from a maximum matching (digest 2.2 step 3). Returns 0, or -1
- * when out of memory. */
+/* Coarse Dulmage-Mendelsohn parts from a maximum matching (Benveniste et al. 2017, section 3.1). Returns
+ * 0, or -1 when out of memory. */
 int nsdae_structural_dm_parts(const nsdae_bigraph *g, const int *match_row, const int *match_col,
                               nsdae_dm_part *row_part, nsdae_dm_part *col_part);
 

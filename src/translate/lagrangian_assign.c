@@ -5,7 +5,7 @@
  * s other than the identity: the right pairing is the one that maximises the product of the
  * absolute coefficients (at the start). That is an assignment problem, solved here by the
  * Hungarian method on -log|A_kj| (structural's assignment is on integer weights, and a later stage
- * than translate: DESIGN.md section 1). A wrong model is still caught afterwards (check_mass). */
+ * than translate: README, Architecture). A wrong model is still caught afterwards (check_mass). */
 #include "translate/lagrangian_internal.h"
 
 #include <math.h>

@@ -1,6 +1,6 @@
-/* The rows of the current phase: equations in source order, complementarity and relay relations
- * as set-valued rows, time-guarded blocks by their selected branch, and state-guarded blocks
- * relaxed by filling in the graph (seed 003 eq. (3); DESIGN.md section 3). */
+/* The rows of the current phase: equations in source order, complementarity and relay relations as
+ * set-valued rows, time-guarded blocks by their selected branch, and state-guarded blocks relaxed by
+ * filling in the graph (Rocca et al. eq. (3); examples/LANGUAGE.md, "How the time stepper reads a model"). */
 #include "translate/translate_internal.h"
 
 #include "model/expr_internal.h"

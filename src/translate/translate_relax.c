@@ -1,6 +1,6 @@
 /* Expression preparation for the MLCS: parameters bound, second-order derivatives reduced to
  * velocity unknowns, and the nonsmooth functions abs, min, max, sign replaced by multipliers
- * with complementarity or box rows (DESIGN.md section 3). */
+ * with complementarity or box rows (examples/LANGUAGE.md, "How the time stepper reads a model"). */
 #include "translate/translate_internal.h"
 
 #include "model/expr_internal.h"

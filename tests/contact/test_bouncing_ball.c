@@ -1,4 +1,4 @@
-/* Bouncing ball (issue 5, DESIGN.md section 8) by Moreau-Jean against two outside references:
+/* Bouncing ball (issue 5) by Moreau-Jean against two outside references:
  * Siconos' own MoreauJeanOSI run (siconos-numerics-notes.md section 5) and the analytic
  * event-driven solution. */
 #include <criterion/criterion.h>

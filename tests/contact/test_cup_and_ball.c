@@ -1,8 +1,8 @@
-/* Cup-and-ball (seeds 001/004): the rope becomes taut at p = (0.6, -0.8) with velocity (1, -1).
- * Oracles from digest-impulse-001-004.md sections 2.3, 2.4, 2.9 (structural restart systems):
- * inelastic v+ = (0.16, 0.12) with lambda_down = 1.4, elastic v+ = (-0.68, 1.24) with
- * lambda_down = 2.8, angular momentum x y' - y x' = 0.2 before and after. The gap
- * L^2 - (x^2 + y^2) has gradient -2 (x, y), so the percussion P of the gap equals lambda_down / 2. */
+/* Cup-and-ball (Benveniste et al. 2021, 2026): the rope becomes taut at p = (0.6, -0.8) with velocity (1,
+ * -1). Oracles from the structural restart systems of Benveniste et al. 2026, (49) and (238): inelastic v+
+ * = (0.16, 0.12) with lambda_down = 1.4, elastic v+ = (-0.68, 1.24) with lambda_down = 2.8, angular
+ * momentum x y' - y x' = 0.2 before and after. The gap L^2 - (x^2 + y^2) has gradient -2 (x, y), so the
+ * percussion P of the gap equals lambda_down / 2. */
 #include <criterion/criterion.h>
 
 #include "examples/builtin_contact.h"

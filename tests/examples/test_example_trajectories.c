@@ -1,5 +1,5 @@
 /* Example models run through the whole pipeline (parse, translate, step) against closed forms and
- * against the built-in MLCS of seed 003. */
+ * against the built-in MLCS of Rocca et al. */
 #include "example_run.h"
 
 #include "examples/builtin.h"
@@ -40,8 +40,8 @@ static void run(const nsdae_mlcs *s, double stop, long n, trace *tr, nsdae_schem
 
 Test(examples, rocca_if_form_equals_the_mlcs_16_17)
 {
-    /* Seed 003: the `if` form (4) translated by fill-in-the-graph and the hand-written (16)-(17)
-     * must give the same trajectories (DESIGN.md 3). */
+    /* Rocca et al.: the `if` form (4) translated by fill-in-the-graph and the hand-written (16)-(17)
+     * must give the same trajectories (examples/LANGUAGE.md). */
     const char *names[][2] = {{"rocca_crossing", "rocca-crossing"}, {"rocca_repulsive", "rocca-repulsive"}};
     for (int c = 0; c < 2; c++) {
         nsdae_mlcs *a = load_example(names[c][0], NULL), *b = NULL;
@@ -87,7 +87,7 @@ Test(examples, relay_two_states_closed_form)
 
 Test(examples, clutch_engagement_converges_to_the_momentum_weighted_mean)
 {
-    /* Seed 000 / digest-structural clutch restart: at t_e the common speed restarts at
+    /* Benveniste et al. 2017, clutch restart (13): at t_e the common speed restarts at
      * (J1 w1- + J2 w2-)/(J1 + J2) with w1- = 10 e^{-b1 t_e / J1}, w2- = 0, then decays as
      * exp(-(b1 + b2)(t - t_e)/(J1 + J2)). Implicit Euler's first state at or after t_e must approach
      * the exact w(t_k) as O(h): grids with N not a multiple of 3 put t_e = 1 inside a step. */

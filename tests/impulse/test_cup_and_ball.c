@@ -1,12 +1,12 @@
-/* Cup-and-ball mode changes (seed 004 sections 2 and 9; digest-impulse 2.3, 2.4, 2.5, 2.9).
- * Test point of digest 2: L = 1, (x-, y-) = (0.6, -0.8) on the circle, (x'-, y'-) = (1, -1).
- * Oracles are the digest's closed forms: inelastic v+ = v- - (p.v-/L^2) p = (0.16, 0.12) with
+/* Cup-and-ball mode changes (Benveniste et al. 2026, sections 2, 9 and 9.4).
+ * Test point (ours): L = 1, (x-, y-) = (0.6, -0.8) on the circle, (x'-, y'-) = (1, -1).
+ * Oracles are the paper's closed forms (49), (238): inelastic v+ = v- - (p.v-/L^2) p = (0.16, 0.12) with
  * percussion p.v-/L^2 = 1.4; elastic v+ = v- - 2 (p.v-/L^2) p = (-0.68, 1.24), percussion 2.8. */
 #include <math.h>
 
 #include "impulse_helpers.h"
 
-/* Digest 2.1, model (19) with the branches written out: e1 e2 k1 k2 k3 k4, then the elastic
+/* Benveniste et al. 2026, model (19) with the branches written out: e1 e2 k1 k2 k3 k4, then the elastic
  * Newton law N (its pre() part added by hand below) and the inelastic law. */
 static const char *CUP =
     "model cup\n"
@@ -22,7 +22,7 @@ static const char *CUP =
     "  0 = (L^2 - (x^2 + y^2)) - s;\n"
     "  0 = x*der(x) + y*der(y);\n"
     "end cup;\n";
-/* The same without s (the form of seed 004 Appendix D): new mode e1, e2, k1. */
+/* The same without s (the form of Benveniste et al. 2026, Appendix D): new mode e1, e2, k1. */
 static const char *CUP_NO_S =
     "model cup\n"
     "  parameter L = 1;\n"
@@ -105,7 +105,8 @@ Test(impulse_cup, inelastic_free_to_taut_is_k1_with_impulsive_accelerations)
     cr_expect_eq(r->height, 1);
     cr_expect_eq(r->height_lo, 1);
     cr_expect_eq(r->height_hi, 1);
-    /* (38): x'', y'', lambda of order 1 at t*; x'., y'. not impulsive; s too (digest 2.3 [DERIVED]) */
+    /* (38): x'', y'', lambda of order 1 at t*; x'., y'. not impulsive; s too (derived by hand from k2: 0 =
+     * lambda + s) */
     cr_expect_eq(nsdae_impulse_mu(r, X, 2, 0), 1);
     cr_expect_eq(nsdae_impulse_mu(r, Y, 2, 0), 1);
     cr_expect_eq(nsdae_impulse_mu(r, LAMBDA, 0, 0), 1);
@@ -147,7 +148,8 @@ static void add_transient(change *c, const nsdae_expr *e, const char *name)
     c->in.transient = (nsdae_impulse_eqs){n + 1, c->res[1], c->names[1]};
 }
 
-/* Digest 2.4: free -> transient (k0, k1, N) -> free, K = 1, v+ = (-0.68, 1.24), e*lambda = 2.8. */
+/* Benveniste et al. 2026, section 9: free -> transient (k0, k1, N) -> free, K = 1, v+ = (-0.68, 1.24),
+ * e*lambda = 2.8. */
 Test(impulse_cup, elastic_cascade_with_newton_law_reflects_the_radial_velocity)
 {
     change c;
@@ -168,7 +170,7 @@ Test(impulse_cup, elastic_cascade_with_newton_law_reflects_the_radial_velocity)
     change_destroy(&c);
 }
 
-/* Digest 2.4 (192): the transient mode without an impact law is under-determined: D2, y'. (or
+/* Benveniste et al. 2026, (192): the transient mode without an impact law is under-determined: D2, y'. (or
  * x'.) unmatched. */
 Test(impulse_cup, elastic_without_law_is_underdetermined)
 {
@@ -184,8 +186,8 @@ Test(impulse_cup, elastic_without_law_is_underdetermined)
     change_destroy(&c);
 }
 
-/* Digest 2.5 (247): `if` (long straight-rope mode) + `when` with the elastic law: k1'. and N
- * are both must-enable and conflict: D3. */
+/* Benveniste et al. 2026, section 9.4, (247): `if` (long straight-rope mode) + `when` with the elastic
+ * law: k1'. and N are both must-enable and conflict: D3. */
 Test(impulse_cup, long_rope_mode_with_elastic_law_is_inconsistent)
 {
     change c;
@@ -201,8 +203,8 @@ Test(impulse_cup, long_rope_mode_with_elastic_law_is_inconsistent)
     change_destroy(&c);
 }
 
-/* Digest 2.5 (267): the inelastic law x x' + y y' = 0 with the long straight-rope mode is
- * redundant with k1'.: D8, discarded; the restart is the inelastic one. */
+/* Benveniste et al. 2026, section 9.4, (267): the inelastic law x x' + y y' = 0 with the long
+ * straight-rope mode is redundant with k1'.: D8, discarded; the restart is the inelastic one. */
 Test(impulse_cup, redundant_inelastic_law_is_fused)
 {
     change c;
@@ -218,7 +220,7 @@ Test(impulse_cup, redundant_inelastic_law_is_fused)
     change_destroy(&c);
 }
 
-/* Digest 2.4 [001] (28): the transient law y'. + (1 - alpha) y' = 0, alpha = 1/2: y'+ = 0.5,
+/* Benveniste et al. 2021, (28): the transient law y'. + (1 - alpha) y' = 0, alpha = 1/2: y'+ = 0.5,
  * e*lambda = (2 - alpha) y'-/y- = 1.875, x'+ = x'- - e*lambda x- = -0.125. */
 Test(impulse_cup, damped_vertical_law_of_seed_001)
 {
@@ -238,8 +240,8 @@ Test(impulse_cup, damped_vertical_law_of_seed_001)
     change_destroy(&c);
 }
 
-/* Digest 2.6 D.1: the inelastic change forced to K = 2 has no good solution: mu = 2 on x'', y'',
- * lambda, x''., y''., lambda., mu = 1 on x'., y'.; (125) fails on x''. and y''. */
+/* Benveniste et al. 2026, Appendix D.1: the inelastic change forced to K = 2 has no good solution: mu = 2
+ * on x'', y'', lambda, x''., y''., lambda., mu = 1 on x'., y'.; (125) fails on x''. and y''. */
 Test(impulse_cup, too_tall_array_has_no_good_solution)
 {
     change c;
@@ -261,9 +263,9 @@ Test(impulse_cup, too_tall_array_has_no_good_solution)
     change_destroy(&c);
 }
 
-/* Digest 2.6 D.2: the exogenous change (no guard, no facts): K = 2, positions projected radially
- * p+ = L p-/|p-| (p- = (1.2, -1.6) -> (0.6, -0.8), e^2 lambda = 1 - L/|p-| = 0.5), velocities
- * undetermined (D6). */
+/* Benveniste et al. 2026, Appendix D.2: the exogenous change (no guard, no facts): K = 2, positions
+ * projected radially p+ = L p-/|p-| (p- = (1.2, -1.6) -> (0.6, -0.8), e^2 lambda = 1 - L/|p-| = 0.5),
+ * velocities undetermined (D6). */
 Test(impulse_cup, exogenous_change_projects_positions_only)
 {
     change c;
@@ -291,8 +293,8 @@ Test(impulse_cup, exogenous_change_projects_positions_only)
     change_destroy(&c);
 }
 
-/* Digest 2.3 / 4.4: the brute-force array (unscaled f1-f5 with x. = x + e x') gives v+ = (0.11274,
- * 0.08491), e*lambda = 1.47876 at e = 1e-2; (0.159527, 0.119650), 1.400789 at 1e-4;
+/* The brute-force array of Benveniste et al. 2021, section 2.5.3 (unscaled f1-f5 with x. = x + e x') gives
+ * v+ = (0.11274, 0.08491), e*lambda = 1.47876 at e = 1e-2; (0.159527, 0.119650), 1.400789 at 1e-4;
  * (0.1599953, 0.1199965), 1.4000079 at 1e-6: O(e) convergence to the restart. */
 Test(impulse_cup, brute_force_array_converges_to_the_inelastic_restart)
 {
@@ -364,8 +366,8 @@ Test(impulse_cup, bad_input_is_an_error_naming_the_cause)
     cr_expect(strstr(err.message, "pool") != NULL, "%s", err.message);
 }
 
-/* Digest 2.6 D.3: the guard on s' (s' = -2 (x x' + y y') in the free mode) makes k1' at t* the
- * fact (ell = 0) and k1 a conflict: the analysis and conclusion are those of D.2 (K = 2,
+/* Benveniste et al. 2026, Appendix D.3: the guard on s' (s' = -2 (x x' + y y') in the free mode) makes k1'
+ * at t* the fact (ell = 0) and k1 a conflict: the analysis and conclusion are those of D.2 (K = 2,
  * positions projected, velocities undetermined). Left state tangent: x x' + y y' = 0. */
 Test(impulse_cup, guard_on_the_gap_rate_behaves_as_the_exogenous_change)
 {

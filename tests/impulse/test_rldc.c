@@ -1,7 +1,7 @@
-/* The Elmqvist-Mattsson RLDC circuit (digest-structural 3.4): diode 2 blocks while the inductor
- * currents do not cancel, U1 and I2 -> U1 and U2, an exogenous change. Oracle O17 [DERIVED]:
- * j1+ = -j2+ = (L1 j1- - L2 j2-)/(L1 + L2) (flux conservation), the node voltage impulsive of
- * order 1, capacitor voltages continuous. */
+/* The Elmqvist-Mattsson RLDC circuit (Benveniste et al. 2013, section VII-D): diode 2 blocks while the
+ * inductor currents do not cancel, U1 and I2 -> U1 and U2, an exogenous change. Oracle derived by hand
+ * from the circuit's equations: j1+ = -j2+ = (L1 j1- - L2 j2-)/(L1 + L2) (flux conservation), the node
+ * voltage impulsive of order 1, capacitor voltages continuous. */
 #include <math.h>
 
 #include "impulse_helpers.h"

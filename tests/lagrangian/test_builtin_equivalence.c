@@ -113,7 +113,7 @@ Test(lagrangian_equivalence, cup_and_ball_inelastic_and_elastic)
         const nsdae_param_value p[] = {{"e", e}};
         compare("cup-and-ball", p, 1, "cup_and_ball", p, 1, 2.0, 2000);
     }
-    /* the digest configuration (no gravity, taut at (0.6, -0.8)) */
+    /* the restart test point of tests/impulse/test_cup_and_ball.c (no gravity, taut at (0.6, -0.8)) */
     const nsdae_param_value p[] = {{"g", 0.0}, {"x0", 0.6 - 0.0105}, {"y0", -0.8 + 0.0105}, {"e", 1.0}};
     compare("cup-and-ball", p, 4, "cup_and_ball", p, 4, 0.05, 50);
 }

@@ -1,5 +1,5 @@
-/* Seed 003 (Rocca, Acary, Brogliato), its MLCS (16)-(17) stepped by the minimal-norm implicit
- * Euler (15). Reference values are the seed's closed-form trajectories (section 2.1; DESIGN.md 8):
+/* Rocca et al. (Rocca, Acary, Brogliato), its MLCS (16)-(17) stepped by the minimal-norm implicit
+ * Euler (15). Reference values are closed-form trajectories of the paper's dynamics (the cases of Fig. 5):
  * crossing x(10) = (13/3, 16/3), repulsive x(10) = (8/3, 11/3), sliding on x1 = 0 for t < 2. */
 #include <criterion/criterion.h>
 
@@ -83,7 +83,7 @@ Test(rocca, repulsive_is_exact_although_every_step_has_two_solutions)
          * (x1k = 0, -1 <= x2k <= 1) the roots are x1 = 0 (stay, while x2k <= 1 - h/2) or
          * x1 = (x2k + h/2 - 1)/1.5 > 0 (leave, otherwise), and always x1 = -2 - 2 x2k - h < 0. From the
          * right branch (x2k = 1 + x1k) they are x1 = x1k + h/3 and x1 = -4 - 3 x1k - h < 0. So the
-         * spurious jump to the left branch exists at every step, sliding or not (seed 003 eq. (13):
+         * spurious jump to the left branch exists at every step, sliding or not (Rocca et al. eq. (13):
          * a = -B2/B1 = 1/2 < b = 1 gives a V-shaped f with two roots), and (15) must reject it. */
         for (long k = 1; k <= log.n; k++)
             cr_expect_eq(log.nsol[k], 2, "N=%ld step %ld from t=%g: nsol=%ld", ns[i], k, log.t[k - 1], log.nsol[k]);

@@ -1,7 +1,7 @@
-/* Per-mode analysis from .nsm models (tests/structural/models, examples): the digest oracles
- * through the whole path parser -> IR -> modes -> signature matrix -> Sigma-method -> numeric
- * check with symbolic derivatives. Expected numbers come from digest-structural sections 3.1-3.5
- * and 3.6, digest-impulse 2.1 (cup-and-ball) and seed 003 (index 2). */
+/* Per-mode analysis from .nsm models (tests/structural/models, examples): the papers' oracles through the
+ * whole path parser -> IR -> modes -> signature matrix -> Sigma-method -> numeric check with symbolic
+ * derivatives. Expected numbers come from Benveniste et al. 2017 (clutch) and 2013 (pendulum, circuits)
+ * with Pryce's offsets, Benveniste et al. 2026 (7) (cup-and-ball) and Rocca et al. (index 2). */
 #include "model_helpers.h"
 
 #include <dirent.h>
@@ -30,7 +30,7 @@ Test(models, pendulum_o10)
 }
 
 /* Near x = 0 the structural selection (states y, der(y)) is numerically singular; the selection
- * at the start values keeps x, der(x) (digest 3.2: valid when y != 0). */
+ * at the start values keeps x, der(x) (Benveniste et al. 2013, (13): valid when y != 0). */
 Test(models, pendulum_x0_state_selection)
 {
     analysed a = analyse_mode(M("pendulum_x0.nsm"), "-");
@@ -169,7 +169,7 @@ Test(models, o19)
     release(&a);
 }
 
-/* Seed 003 (examples/rocca_crossing.nsm): "index-2 hybrid DAE": both branches and the relaxed
+/* Rocca et al. (examples/rocca_crossing.nsm): "index-2 hybrid DAE": both branches and the relaxed
  * sliding mode x1 = 0 have structural index 2, one constraint differentiated once, 1 dof. */
 Test(models, seed003_both_branches_and_sliding)
 {
@@ -189,7 +189,7 @@ Test(models, seed003_both_branches_and_sliding)
     }
 }
 
-/* Cup-and-ball (digest-impulse 2.1): mode T: c_k1 = 2, d_x = d_y = 2, d_lambda = 0, Val 2,
+/* Cup-and-ball (Benveniste et al. 2026 (7)): mode T: c_k1 = 2, d_x = d_y = 2, d_lambda = 0, Val 2,
  * states x, y, x', y', 2 dof; mode F: all c = 0, d_x = d_y = 2, d_lambda = 0. */
 Test(models, cup_and_ball_two_modes)
 {
@@ -243,7 +243,7 @@ Test(models, unequal_branches_refused)
     cr_assert(strstr(err.message, ":9:") != NULL, "%s", err.message);
 }
 
-/* Mode enumeration: counts and codes (the RLDC has 2 x 2 modes, seed 003 has 3). */
+/* Mode enumeration: counts and codes (the RLDC has 2 x 2 modes, Rocca et al.'s example has 3). */
 Test(models, enumeration)
 {
     analysed a = analyse_mode(M("rldc.nsm"), "0.0");

@@ -1,8 +1,9 @@
 /* Structural diagnostics: singular, over- and underdetermined parts naming equations and unknowns
- * (digest 2.2, 3.5 item 1, 4.2), and input validation. */
+ * (Benveniste et al. 2017, section 3.1 and Algorithm 5), and input validation. */
 #include "sigma_helpers.h"
 
-/* digest 3.5 item 1 / O18: F = {f1(x1) = 0, f2(x1) = 0}: B_o = {f1, f2}, one equation in excess */
+/* Benveniste et al. 2017, section 3.1: F = {f1(x1) = 0, f2(x1) = 0}: B_o = {f1, f2}, one equation in
+ * excess */
 Test(diagnostics, overdetermined_o18)
 {
     const char *eqs[] = {"f1", "f2"}, *vars[] = {"x1"};
@@ -41,7 +42,8 @@ Test(diagnostics, structurally_singular)
     nsdae_sigma_destroy(s);
 }
 
-/* The clutch's {e1, e2, e4} alone: 3 equations, 4 unknowns (digest 3.1.2: underdetermined). */
+/* The clutch's {e1, e2, e4} alone: 3 equations, 4 unknowns (Benveniste et al. 2017, section 2:
+ * underdetermined). */
 Test(diagnostics, clutch_without_e3_underdetermined)
 {
     const char *eqs[] = {"e1", "e2", "e4"}, *vars[] = {"w1", "w2", "t1", "t2"};

@@ -1,6 +1,6 @@
-/* Per-mode oracles of the digest written as signature matrices by hand: the clutch (O1-O3,
- * digest 3.1.2, 3.1.4, 3.1.8), the RLDC circuit (O14-O16, digest 3.4) and the simple diode circuit
- * (O12, digest 3.3 and 1.11). */
+/* Per-mode oracles of the papers written as signature matrices by hand: the clutch (Benveniste et al.
+ * 2017, section 2, Cases 1 and 2.1), the RLDC circuit (Benveniste et al. 2013, Figs. 8-11) and the simple
+ * diode circuit (Benveniste et al. 2013, (53), (55)). */
 #include "sigma_helpers.h"
 
 /* ---- clutch: unknowns (w1, w2, t1, t2) ---- */
@@ -18,13 +18,13 @@ Test(clutch, released_mode_blocks_o1)
     nsdae_sigma *s = make_sigma(4, 4, eqs, clutch_vars, t);
     nsdae_structural_result *r = analyze(s);
     cr_assert_eq(r->verdict, NSDAE_STRUCTURAL_OK);
-    /* digest 3.1.8: c = 0, d = (1, 1, 0, 0), DOF 2; no latent equation */
+    /* linear clutch, derived by hand: c = 0, d = (1, 1, 0, 0), DOF 2; no latent equation */
     for (int i = 0; i < 4; i++) cr_assert_eq(r->c[i], 0);
     cr_assert_eq(r->d[0], 1); cr_assert_eq(r->d[1], 1); cr_assert_eq(r->d[2], 0); cr_assert_eq(r->d[3], 0);
     cr_assert_eq(r->dof, 2);
     cr_assert_eq(r->max_c, 0);
-    cr_assert_eq(r->index, 1, "digest 1.11: nu_S = 1 (tau algebraic)");
-    /* O1: four 1x1 blocks in the order e5 -> t1, e6 -> t2, e1 -> w1', e2 -> w2' */
+    cr_assert_eq(r->index, 1, "Pryce: nu_S = 1 (tau algebraic)");
+    /* Case 1 of the clutch: four 1x1 blocks in the order e5 -> t1, e6 -> t2, e1 -> w1', e2 -> w2' */
     cr_assert_eq(r->nblocks, 4);
     const char *beq[] = {"e5", "e6", "e1", "e2"}, *bvar[] = {"t1", "t2", "w1", "w2"};
     for (int b = 0; b < 4; b++) {
@@ -51,24 +51,25 @@ Test(clutch, engaged_mode_o2_o3)
     nsdae_sigma *s = make_sigma(4, 4, eqs, clutch_vars, t);
     nsdae_structural_result *r = analyze(s);
     cr_assert_eq(r->verdict, NSDAE_STRUCTURAL_OK);
-    /* digest 3.1.8: Val = 1 (= DOF), c = (0, 0, 1, 0), d = (1, 1, 0, 0), nu_S = 2 */
+    /* linear clutch, derived by hand: Val = 1 (= DOF), c = (0, 0, 1, 0), d = (1, 1, 0, 0), nu_S = 2 */
     const int c[] = {0, 0, 1, 0}, d[] = {1, 1, 0, 0};
     for (int k = 0; k < 4; k++) { cr_assert_eq(r->c[k], c[k]); cr_assert_eq(r->d[k], d[k]); }
     cr_assert_eq(r->value, 1);
     cr_assert_eq(r->dof, 1);
     cr_assert_eq(r->index, 2);
-    cr_assert_eq(r->max_c, 1, "e3 is differentiated once (O2)");
-    /* O2: one 4x4 block {e1, e2, e3', e4} */
+    cr_assert_eq(r->max_c, 1, "e3 is differentiated once (Case 2.1)");
+    /* Case 2.1: one 4x4 block {e1, e2, e3', e4} */
     cr_assert_eq(r->nblocks, 1);
     cr_assert_eq(r->blocks[0].n, 4);
-    /* O3: initialization has 5 equations {e1, e2, e3, e3', e4} (sum of c_i + 1) and 6 unknowns
-     * {w1, w2, w1', w2', t1, t2} (sum of d_j + 1): DOF 1 */
+    /* initialization (Benveniste et al. 2017, section 2) has 5 equations {e1, e2, e3, e3', e4}
+     * (sum of c_i + 1) and 6 unknowns {w1, w2, w1', w2', t1, t2} (sum of d_j + 1): DOF 1 */
     int neqs = 0, nunk = 0;
     for (int k = 0; k < 4; k++) { neqs += r->c[k] + 1; nunk += r->d[k] + 1; }
     cr_assert_eq(neqs, 5);
     cr_assert_eq(nunk, 6);
     cr_assert_eq(nunk - neqs, 1);
-    /* states w1, w2, consistent iff e3 holds (digest 3.1.2): candidates w1, w2, one selected */
+    /* states w1, w2, consistent iff e3 holds (Benveniste et al. 2017, section 2): candidates w1, w2, one
+     * selected */
     cr_assert_eq(r->nstates, 2);
     cr_assert(has_deriv(r->states, 2, 0, 0) && has_deriv(r->states, 2, 1, 0));
     cr_assert_eq(r->nselected, 1);
@@ -76,7 +77,8 @@ Test(clutch, engaged_mode_o2_o3)
     nsdae_sigma_destroy(s);
 }
 
-/* ---- RLDC circuit (digest 3.4): 12 unknowns; K1..K4, R1, R2, L1, L2, C1, C2 in every mode ---- */
+/* ---- RLDC circuit (Benveniste et al. 2013, section VII-D): 12 unknowns ----
+ * K1..K4, R1, R2, L1, L2, C1, C2 in every mode. */
 static const char *rldc_vars[] = {"j1", "j2", "i1", "i2", "x1", "x2", "w1", "w2", "u1", "u2", "v1", "v2"};
 enum { J1, J2, I1, I2, X1, X2, W1, W2, U1, U2, V1, V2 };
 
@@ -133,7 +135,8 @@ Test(rldc, i1_u2_o14)
     nsdae_sigma_destroy(s);
 }
 
-/* O15: I1 and I2: K3, D2^-, D5^- once; dummies for v1', u1', u2' (or v2' by symmetry); states j1, j2, v2 */
+/* Benveniste et al. 2013, Figs. 9-10: I1 and I2: K3, D2^-, D5^- once; dummies for v1', u1', u2' (or v2' by
+ * symmetry); states j1, j2, v2 */
 Test(rldc, i1_i2_o15)
 {
     nsdae_sigma *s = rldc('I', 'I');
@@ -152,7 +155,8 @@ Test(rldc, i1_i2_o15)
     nsdae_sigma_destroy(s);
 }
 
-/* O16: U1 and U2: K1, D1^-, D4^- once; dummies for j1', i1', i2' (or j2'); states j2, v1, v2 */
+/* Benveniste et al. 2013, Fig. 11: U1 and U2: K1, D1^-, D4^- once; dummies for j1', i1', i2' (or j2');
+ * states j2, v1, v2 */
 Test(rldc, u1_u2_o16)
 {
     nsdae_sigma *s = rldc('U', 'U');
@@ -170,7 +174,8 @@ Test(rldc, u1_u2_o16)
     nsdae_sigma_destroy(s);
 }
 
-/* ---- simple diode-capacitor branch (digest 3.3, O12): unknowns i, u, v; an open subsystem ---- */
+/* ---- simple diode-capacitor branch (Benveniste et al. 2013, section VII-C) ----
+ * Unknowns i, u, v; an open subsystem. */
 static const char *diode_vars[] = {"i", "u", "v"};
 
 Test(diode, mode_u_negative_leaves_u_undetermined)
@@ -215,7 +220,7 @@ Test(diode, mode_i_positive_open)
 }
 
 /* Closed by a source S: u + v + R i = E. Each mode is an ODE in v (no differentiation), and the
- * digest 1.11 table gives nu_S = 1 once closed. */
+ * Pryce's index is nu_S = 1 once closed (tau-like v' algebraic rows count one). */
 Test(diode, closed_modes)
 {
     const char *vars[] = {"i", "u", "v"};

@@ -1,5 +1,5 @@
-/* The numeric check (digest 2.4 "System Jacobian", 4.1 item 12): rank and condition number of the
- * system Jacobian, and the state selection's pivots; the pendulum is the classic case. */
+/* The numeric check (Pryce's system Jacobian; Benveniste et al. 2013, section II-D): rank and condition
+ * number of the system Jacobian, and the state selection's pivots; the pendulum is the classic case. */
 #include "sigma_helpers.h"
 
 #include <math.h>
@@ -38,7 +38,7 @@ Test(numeric_check, pendulum_on_the_circle_is_regular)
 
 /* Near x = 0 (hanging straight down) the structural state selection that makes x a dummy has a
  * zero pivot 2x: structurally fine but numerically singular; the point-based selection takes y as
- * the dummy and keeps x, x' as states (digest 3.2: the choice valid when y != 0). */
+ * the dummy and keeps x, x' as states (Benveniste et al. 2013, (13): the choice valid when y != 0). */
 Test(numeric_check, pendulum_at_x_zero_selection)
 {
     nsdae_sigma *s = pendulum();

@@ -1,6 +1,6 @@
-/* The Sigma-method on hand-written signature matrices: the digest's worked oracles
- * (digest-structural 2.4, 3.2, 3.5 item 2, 3.6 O10 and O19) and an independent brute-force check
- * of the transversal value and of LP duality on random matrices. */
+/* The Sigma-method on hand-written signature matrices: worked oracles (Pryce 2001 on the pendulum of
+ * Benveniste et al. 2013, section II-C, and its x' + y' = 1, x - y = 0) and an independent brute-force
+ * check of the transversal value and of LP duality on random matrices. */
 #include "sigma_helpers.h"
 
 #include <stdlib.h>
@@ -13,14 +13,15 @@ Test(sigma_method, pendulum_second_order)
     nsdae_sigma *s = make_sigma(3, 3, eqs, vars, t);
     nsdae_structural_result *r = analyze(s);
     cr_assert_eq(r->verdict, NSDAE_STRUCTURAL_OK);
-    /* digest 2.4 worked oracle: Val = 2, c = (0, 0, 2), d = (2, 2, 0), nu_S = 3 */
+    /* Pryce's offsets of the pendulum: Val = 2, c = (0, 0, 2), d = (2, 2, 0), nu_S = 3 */
     cr_assert_eq(r->value, 2);
     cr_assert_eq(r->c[0], 0); cr_assert_eq(r->c[1], 0); cr_assert_eq(r->c[2], 2);
     cr_assert_eq(r->d[0], 2); cr_assert_eq(r->d[1], 2); cr_assert_eq(r->d[2], 0);
     cr_assert_eq(r->index, 3);
     cr_assert_eq(r->max_c, 2, "the constraint is differentiated twice");
     cr_assert_eq(r->dof, 2);
-    /* state candidates x, x', y, y'; a selection of dof = 2 of them (y, y' or x, x': digest O11) */
+    /* state candidates x, x', y, y'; a selection of dof = 2 of them (y, y' or x, x': Benveniste et al.
+     * 2013, (13)) */
     cr_assert_eq(r->nstates, 4);
     cr_assert(has_deriv(r->states, r->nstates, 0, 0) && has_deriv(r->states, r->nstates, 0, 1));
     cr_assert(has_deriv(r->states, r->nstates, 1, 0) && has_deriv(r->states, r->nstates, 1, 1));
@@ -47,7 +48,8 @@ Test(sigma_method, pendulum_first_order)
     nsdae_sigma *s = make_sigma(5, 5, eqs, vars, t);
     nsdae_structural_result *r = analyze(s);
     cr_assert_eq(r->verdict, NSDAE_STRUCTURAL_OK);
-    /* digest 3.2 oracle: c = (i1: 1, i2: 0, ii1: 1, ii2: 0, iii: 2), d = (x: 2, u: 1, y: 2, v: 1, T: 0) */
+    /* Benveniste et al. 2013, section II-C, first-order pendulum: c = (i1: 1, i2: 0, ii1: 1, ii2: 0, iii:
+     * 2), d = (x: 2, u: 1, y: 2, v: 1, T: 0) */
     const int c[] = {1, 0, 1, 0, 2}, d[] = {2, 1, 2, 1, 0};
     for (int k = 0; k < 5; k++) {
         cr_assert_eq(r->c[k], c[k], "c[%s]", eqs[k]);
@@ -56,13 +58,14 @@ Test(sigma_method, pendulum_first_order)
     cr_assert_eq(r->value, 2);
     cr_assert_eq(r->dof, 2);
     cr_assert_eq(r->index, 3);
-    cr_assert_eq(r->c[eq_index(r, "iii")], 2, "(iii) differentiated twice (O10)");
+    cr_assert_eq(r->c[eq_index(r, "iii")], 2, "(iii) differentiated twice (pendulum, Benveniste et al. 2013)");
     cr_assert_eq(r->nselected, 2);
     nsdae_structural_result_destroy(r);
     nsdae_sigma_destroy(s);
 }
 
-/* O19: x' + y' = 1, x - y = 0 is index 1; Sigma = [[1, 1], [0, 0]], Val = 1, c = (0, 1), d = (1, 1). */
+/* Benveniste et al. 2013, section II: x' + y' = 1, x - y = 0 is index 1; Sigma = [[1, 1], [0, 0]], Val =
+ * 1, c = (0, 1), d = (1, 1). */
 Test(sigma_method, o19_index_one)
 {
     const char *eqs[] = {"f1", "f2"}, *vars[] = {"x", "y"};
@@ -75,7 +78,8 @@ Test(sigma_method, o19_index_one)
     cr_assert_eq(r->value, 1);
     cr_assert_eq(r->index, 1);
     cr_assert_eq(r->dof, 1);
-    /* J = [[1, 1], [1, -1]] (digest 3.5 item 2): nonsingular, singular values sqrt(2), sqrt(2) */
+    /* J = [[1, 1], [1, -1]] (Benveniste et al. 2013, section II): nonsingular, singular values sqrt(2),
+     * sqrt(2) */
     const double jac[] = {1, 1, 1, -1}; /* column-major */
     nsdae_error err = {0};
     cr_assert_eq(nsdae_structural_check_numeric(r, s, jac, &err), NSDAE_OK, "%s", err.message);
@@ -86,8 +90,8 @@ Test(sigma_method, o19_index_one)
     nsdae_sigma_destroy(s);
 }
 
-/* digest 3.5 item 3: A = [[0, b], [c, d]]: output set {c, b}, BLT [[b, 0], [d, c]]: solve row 1
- * for x2 first, then row 2 for x1. */
+/* Benveniste et al. 2013, section II (output set, BLT): A = [[0, b], [c, d]]: output set {c, b}, BLT [[b,
+ * 0], [d, c]]: solve row 1 for x2 first, then row 2 for x1. */
 Test(sigma_method, output_set_and_blt)
 {
     const char *eqs[] = {"r1", "r2"}, *vars[] = {"x1", "x2"};

@@ -83,7 +83,7 @@ static int admissible(const nsdae_mlcs *s, int i, const double *y, double *a, do
     return 1;
 }
 
-/* ---- seed 003: the state-guarded if gives exactly (16)-(17) ---------------------------------- */
+/* ---- Rocca et al.: the state-guarded if gives exactly (16)-(17) ---------------------------------- */
 
 #define ROCCA(B1, B2, X1, X2) \
     "model r\n parameter B1 = " #B1 ";\n parameter B2 = " #B2 ";\n var x1(start = " #X1 ");\n var x2(start = " #X2 ");\n var z;\n" \
@@ -137,7 +137,7 @@ Test(translate, rocca_matrices_match_seed_17)
 }
 
 /* The algebraic constraint's solution set in x2 for given x1: {1 + x1} for x1 > 0, {-1 - x1} for
- * x1 < 0, and the filled graph [-1, 1] at x1 = 0 (seed 003, Fig. 1). */
+ * x1 < 0, and the filled graph [-1, 1] at x1 = 0 (Rocca et al., Fig. 1). */
 Test(translate, rocca_solution_set_of_the_switched_constraint)
 {
     nsdae_mlcs *s = translate(ROCCA(-0.5, 1, -5, 4), NULL);

@@ -1,4 +1,4 @@
-/* Microseconds per step of the minimal-norm implicit Euler on seed 003's two cases, beside the
+/* Microseconds per step of the minimal-norm implicit Euler on Rocca et al.'s two cases, beside the
  * approach of the paper's published code: every solution of each step's LCP by restarting
  * Siconos' LCP ENUM from every seed, then the one nearest to the previous state.
  * usage: OPENBLAS_NUM_THREADS=1 bench_stepper [--steps N] [--reps R] */
@@ -102,7 +102,7 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cases[] = {"rocca-crossing", "rocca-repulsive"};
-    printf("seed 003, T = 10, N = %ld steps, median of %d runs, microseconds per step\n", n, reps);
+    printf("Rocca et al., T = 10, N = %ld steps, median of %d runs, microseconds per step\n", n, reps);
     printf("%-16s %14s %14s %14s %10s %10s  %s\n", "case", "minnorm", "minnorm+count", "paper(ENUM)",
            "ratio", "ratio+cnt", "x(T): nsdae | paper");
     for (int c = 0; c < 2; c++) {

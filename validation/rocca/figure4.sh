@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Redraws Figure 4 of seed 003 (Rocca, Acary, Brogliato): phase plot (x1, x2) of the minimal-norm
+# Redraws Figure 4 of Rocca et al. (Rocca, Acary, Brogliato): phase plot (x1, x2) of the minimal-norm
 # implicit Euler for B = (-0.5, 1), x0 = (-5, 4), h = 0.9 and h = 0.3, with the exact solution
 # (left branch x2 = -1 - x1, sliding segment x1 = 0, right branch x2 = 1 + x1).
 # usage: validation/rocca/figure4.sh [BUILD_DIR] [OUT_DIR]
@@ -29,8 +29,8 @@ set key top left
 set grid
 set xlabel 'x1'
 set ylabel 'x2'
-set title 'Seed 003, Fig. 4: minimal-norm implicit Euler, B = (-0.5, 1), x0 = (-5, 4), T = 10'
-plot \$exact using 1:2 with lines lw 2 lc rgb '#999999' title 'exact solution (seed 003, section 2.1)', \
+set title 'Rocca et al., Fig. 4: minimal-norm implicit Euler, B = (-0.5, 1), x0 = (-5, 4), T = 10'
+plot \$exact using 1:2 with lines lw 2 lc rgb '#999999' title 'exact solution (Rocca et al., section 2.1)', \
      '$tmp/h0.9.csv' every ::1 using 2:3 with linespoints pt 7 ps 1.2 title 'h = 0.9', \
      '$tmp/h0.3.csv' every ::1 using 2:3 with linespoints pt 6 ps 1.0 title 'h = 0.3'
 GP
