@@ -1,8 +1,9 @@
-/* The matching of the mode change array (our two-phase construction, for Benveniste et al. 2026,
- * Theorem 2): first every must-enable equation is matched (augmenting paths from the equations), then every
- * dependent variable (augmenting paths from the variables). An augmenting path never unmatches a vertex,
- * so the second phase keeps the first phase's equations matched; by Mendelsohn-Dulmage a matching covering
- * both sets exists iff each phase succeeds. Unmatched equations are the disabled ones. */
+/* The matching of the mode change array (our two-phase construction, for Benveniste et al.
+ * 2026, Theorem 2): first every must-enable equation is matched (augmenting paths from the
+ * equations), then every dependent variable (augmenting paths from the variables). An augmenting
+ * path never unmatches a vertex, so the second phase keeps the first phase's equations matched;
+ * by Mendelsohn-Dulmage a matching covering both sets exists iff each phase succeeds. Unmatched
+ * equations are the disabled ones. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,8 +78,9 @@ nsdae_status imp_cover(imp_array *a, int *var_match, int *bad_eq, int *bad_var, 
     }
     /* 2. every dependent variable (one occurring in some non-fact equation); in a cascade, first
      *    without the new mode's equations that the transient mode replaces (our rule for the
-     *    cascades of Benveniste et al. 2026, section 9: they would forbid the impulse, e.g. lambda = 0 at t*), then with them only for variables
-     *    that occur in no other equation (e.g. s at t*, defined by k4 alone) */
+     *    cascades of Benveniste et al. 2026, section 9: they would forbid the impulse, e.g.
+     *    lambda = 0 at t*), then with them only for variables that occur in no other equation
+     *    (e.g. s at t*, defined by k4 alone) */
     for (int pass = 0; pass < 2; pass++) {
         c.allow_reluctant = pass;
         for (int v = 0; v < a->nv; v++) {

@@ -1,8 +1,9 @@
-/* Procedure 1 (Benveniste et al. 2026, section 6): erase the disabled equations, rescale every kept
- * equation and variable by its impulse order, set e := 0 (keep exactly the terms whose exponent mu_f - n_x
- * - mu_x is 0), and rename: past variables to left limits (x^(m) shifted k -> (x^(m))^-), tail variables
- * to restart values, head variables stay as rescaled auxiliaries. The same array leaf stands for the
- * variable and for its rescaled value x_down = e^mu x. */
+/* Procedure 1 (Benveniste et al. 2026, section 6): erase the disabled equations, rescale every
+ * kept equation and variable by its impulse order, set e := 0 (keep exactly the terms whose
+ * exponent mu_f - n_x - mu_x is 0), and rename: past variables to left limits
+ * (x^(m) shifted k -> (x^(m))^-), tail variables to restart values, head variables stay as
+ * rescaled auxiliaries. The same array leaf stands for the variable and for its rescaled value
+ * x_down = e^mu x. */
 #include <stdlib.h>
 #include <string.h>
 
