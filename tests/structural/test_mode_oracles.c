@@ -219,8 +219,8 @@ Test(diode, mode_i_positive_open)
     nsdae_sigma_destroy(s);
 }
 
-/* Closed by a source S: u + v + R i = E. Each mode is an ODE in v (no differentiation), and the
- * Pryce's index is nu_S = 1 once closed (tau-like v' algebraic rows count one). */
+/* Closed by a source S: u + v + R i = E. Each mode is an ODE in v (no differentiation), and
+ * Pryce's index nu_S = max c_i + (1 if some d_j = 0) is 1 once closed (i and u are algebraic). */
 Test(diode, closed_modes)
 {
     const char *vars[] = {"i", "u", "v"};
