@@ -1,6 +1,6 @@
 /* nsdae mode concept: the switches of a model, mode codes, and the equations of one mode.
  *
- * Digest 1.1: a mode is a valuation of the guards. Every stage that reasons about modes
+ * A mode is a valuation of the guards (Benveniste et al. 2026, section 3.1). Every stage that reasons about modes
  * (structural analysis, translation to an MLCS, impulse analysis, the event-driven engine) takes
  * them from here, so that "switch 2" and the code "0.1.0" mean the same thing everywhere.
  *
@@ -9,13 +9,13 @@
  *             known at each time); choice k < nbranches takes branch k (0 = then, 1.. = elseif/else).
  *   IF_STATE  an `if` on some unknown (a state switch): choices as IF_TIME; a state switch with one
  *             comparison h > 0 (or >=, <, <=), two branches of plain equations and no nested
- *             block has one more choice: the relaxed sliding mode (DESIGN.md 3, seed 003), where
+ *             block has one more choice: the relaxed sliding mode (examples/LANGUAGE.md; Rocca et al., section 1), where
  *             h = 0 holds and each pair of branch equations g1, g2 becomes g2 + s (g1 - g2) = 0
  *             with a new unknown s in [0, 1] (nsdae_mode_relax).
  *   COMPL     `0 <= a _|_ b >= 0`: choice 0 is a = 0 (the gap closed, b free), 1 is b = 0 (the
  *             multiplier zero, a free).
  *   SIGN      `v in [lo, hi] * sign(e)`: choice 0 is e = 0 (sliding, v free), 1 is v = hi, 2 is v = lo.
- *   WHEN      a `when` block (a transient mode, seed 004 section 9): choice 0 is the long mode (its
+ *   WHEN      a `when` block (a transient mode, Benveniste et al. 2026, section 9): choice 0 is the long mode (its
  *             equations do not hold), 1 the instant it fires (its equations hold).
  *
  * Long and transient switches. A `when` and every switch inside one are transient: they hold for
@@ -118,7 +118,7 @@ const nsdae_expr *nsdae_mode_switching_function(nsdae_expr_pool *pool, const nsd
  * h = 0, g2 + s (g1 - g2) = 0 with s in step(h) (the set-valued Heaviside: 1 for h > 0, 0 for
  * h < 0, [0, 1] at h = 0). With s an unknown of the sliding mode, this is the sliding mode's
  * equation. When g1 - g2 = a h + k with constants a, k (the case an MLCS represents exactly,
- * DESIGN.md 3), s (g1 - g2) = a (s h) + k s, and s h = h+ for s in step(h):
+ * examples/LANGUAGE.md), s (g1 - g2) = a (s h) + k s, and s h = h+ for s in step(h):
  * nsdae_mode_relax_affine writes g2 + a sh + k s from given expressions sh (standing for s h) and s,
  * leaving out the zero terms. NULL when out of memory. */
 const nsdae_expr *nsdae_mode_relax(nsdae_expr_pool *pool, const nsdae_expr *g1, const nsdae_expr *g2,

@@ -1,4 +1,4 @@
-/* nsdae model stage: the .nsm language (DESIGN.md section 2), its IR, and the expression DAG.
+/* nsdae model stage: the .nsm language (examples/LANGUAGE.md), its IR, and the expression DAG.
  *
  * A model is parsed into an IR that keeps, for the analyses (structural, impulse) and the
  * translation to an MLCS:
@@ -203,7 +203,7 @@ typedef struct nsdae_cond {
 
 typedef enum nsdae_block_kind {
     NSDAE_BLOCK_IF = 0,             /* if c1 then .. elseif c2 then .. else .. end if */
-    NSDAE_BLOCK_WHEN                /* when c then .. end when: transient mode (seed 004, sec. 9) */
+    NSDAE_BLOCK_WHEN                /* when c then .. end when: transient mode (Benveniste et al. 2026, section 9) */
 } nsdae_block_kind;
 
 typedef struct nsdae_block {

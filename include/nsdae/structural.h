@@ -1,5 +1,5 @@
-/* nsdae structural analysis: Pryce's Sigma-method on one mode (DESIGN.md section 6,
- * digest-structural sections 1.4-1.5, 2.2, 2.4, 2.5).
+/* nsdae structural analysis: Pryce's Sigma-method on one mode (Pryce 2001;
+ * per mode as in Benveniste et al. 2017 and 2013, see the README's References).
  *
  * Input: a signature matrix (nsdae_sigma) of neq equations x nvar unknowns, sigma[i][j] = highest
  * derivative order of unknown j in equation i, or NSDAE_SIGMA_NONE when j does not occur in i.
@@ -65,7 +65,7 @@ typedef enum nsdae_structural_verdict {
 /* "ok", "singular", "underdetermined", "overdetermined". */
 const char *nsdae_structural_verdict_name(nsdae_structural_verdict v);
 
-/* Coarse Dulmage-Mendelsohn part of an equation or unknown (digest 2.2 step 3). */
+/* Coarse Dulmage-Mendelsohn part of an equation or unknown (Benveniste et al. 2017, section 3.1). */
 typedef enum nsdae_dm_part {
     NSDAE_DM_WELL = 0,          /* the square, perfectly matched part */
     NSDAE_DM_UNDER,             /* reachable by alternating paths from an unmatched unknown */
@@ -124,15 +124,15 @@ typedef struct nsdae_structural_result {
     int *d;                                 /* nvar: canonical unknown offsets (leading order) */
     int value;                              /* Val(Sigma) of the part = sum d - sum c */
     int max_c;                              /* times the worst equation is differentiated */
-    /* Structural index nu_S = max_i c_i + (1 if some d_j == 0 else 0): Pryce's definition, digest
-     * 2.4 ("Structural index") and the last column of digest 1.11. 0 for an empty part. */
+    /* Structural index nu_S = max_i c_i + (1 if some d_j == 0 else 0): Pryce's definition
+     * (Pryce 2001). 0 for an empty part. */
     int index;
     int dof;                                /* degrees of freedom = sum d_j - sum c_i */
 
     /* State candidates: x_j^(k) for 0 <= k < d_j, unknowns in index order, orders increasing. */
     nsdae_structural_deriv *states;
     int nstates;
-    /* Dummy-derivative selection (Mattsson-Soderlind, digest 2.5): the dummies are candidates
+    /* Dummy-derivative selection (Mattsson and Soderlind 1993, as used in Benveniste et al. 2013, section VII-D): the dummies are candidates
      * that the hidden constraints determine; the selected states are the rest (dof of them). */
     nsdae_structural_deriv *dummies;
     int ndummies;

@@ -1,4 +1,4 @@
-/* Arrays and loops, lowered while parsing (DESIGN.md section 2).
+/* Arrays and loops, lowered while parsing (examples/LANGUAGE.md, "Arrays and loops").
  *
  * An array `var z[N]` is N scalar unknowns named "z[1]" .. "z[N]"; an element reference `z[i+1]`
  * resolves to one of them as soon as it is read, and `for i in 1:N loop EQS end for;` is

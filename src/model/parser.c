@@ -193,7 +193,7 @@ typedef struct experiment_number {
 static const experiment_number experiment_numbers[] = {
     {"stop", "the stop time", 0.0, INFINITY, 1},
     {"step", "the step", 0.0, INFINITY, 1},
-    {"theta", "theta", 0.5, 1.0, 0},   /* the theta-method's range (DESIGN.md section 5) */
+    {"theta", "theta", 0.5, 1.0, 0},   /* the theta-method's range (README, theta-method) */
     {"gamma", "gamma", 0.5, 1.0, 0},
 };
 enum { EXPERIMENT_NUMBERS = sizeof experiment_numbers / sizeof *experiment_numbers };

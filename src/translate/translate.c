@@ -1,5 +1,5 @@
 /* Model IR -> MLCS: unknowns, phases, rows, then the matrices of every phase
- * (E y' = A y + B lambda + b, w = C y + D lambda + c; DESIGN.md section 3). */
+ * (E y' = A y + B lambda + b, w = C y + D lambda + c; examples/LANGUAGE.md). */
 #include "translate/translate_internal.h"
 
 #include "model/expr_internal.h"

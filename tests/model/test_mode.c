@@ -259,7 +259,7 @@ Test(mode, exogenous_phases)
 
 /* ---- a mode's equations ---------------------------------------------------------------------- */
 
-/* rocca_crossing.nsm (seed 003, eq. (4)): der(x1) = 1 + B1 z; der(x2) = B2 z;
+/* rocca_crossing.nsm (Rocca et al., eq. (4)): der(x1) = 1 + B1 z; der(x2) = B2 z;
  * if x1 > 0 then 0 = 1 + x1 - x2 else 0 = -1 - x1 - x2. Residuals are lhs - rhs:
  * g1 = -(1 + x1 - x2), g2 = 1 + x1 + x2. Sliding mode (code 2): x1 = 0 and
  * g2 + s (g1 - g2) = (1 + x1 + x2) - s (2 + 2 x1) with s the 4th unknown. */
