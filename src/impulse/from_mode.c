@@ -1,0 +1,125 @@
+/* The adapter from the mode module to the analysis input: a mode change named by choice arrays
+ * becomes the three residual lists and the guard the analysis takes. Nothing is copied: the
+ * residuals are the mode systems' own (hash-consed) expressions, which is what lets the analysis
+ * recognise an equation shared by two modes by pointer. */
+#include <stdlib.h>
+
+#include <nsdae/impulse.h>
+
+struct nsdae_impulse_modes {
+    nsdae_mode_system *ms[3];           /* previous, transient (NULL: none), new */
+    const nsdae_expr **res[3];
+    const char **name[3];
+};
+
+void nsdae_impulse_modes_destroy(nsdae_impulse_modes *st)
+{
+    if (!st) return;
+    for (int k = 0; k < 3; k++) {
+        nsdae_mode_system_destroy(st->ms[k]);
+        free(st->res[k]);
+        free(st->name[k]);
+    }
+    free(st);
+}
+
+/* One mode's list, viewing ms's residuals and texts. */
+static nsdae_status view_mode(nsdae_impulse_modes *st, int k, nsdae_impulse_eqs *out, nsdae_error *err)
+{
+    const nsdae_mode_system *ms = st->ms[k];
+    if (ms->nrelax > 0)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT,
+                               "impulse: a sliding mode (%s) cannot be a restart mode: its relaxation unknowns "
+                               "are no states of the model",
+                               ms->relax_names[0]);
+    st->res[k] = malloc(((size_t)ms->neq + 1) * sizeof *st->res[k]);
+    st->name[k] = malloc(((size_t)ms->neq + 1) * sizeof *st->name[k]);
+    if (!st->res[k] || !st->name[k]) return nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory");
+    for (int i = 0; i < ms->neq; i++) {
+        st->res[k][i] = ms->eqs[i].residual;
+        st->name[k][i] = ms->eqs[i].text;
+    }
+    *out = (nsdae_impulse_eqs){ms->neq, st->res[k], st->name[k]};
+    return NSDAE_OK;
+}
+
+nsdae_status nsdae_impulse_input_from_modes(const nsdae_model *m, const nsdae_switches *s, const int *prev,
+                                            const int *transient, const int *next, const nsdae_expr *guard,
+                                            nsdae_impulse_input *in, nsdae_impulse_modes **store,
+                                            nsdae_error *err)
+{
+    *store = NULL;
+    nsdae_impulse_modes *st = calloc(1, sizeof *st);
+    if (!st) return nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory");
+    const int *choice[3] = {prev, transient, next};
+    nsdae_impulse_eqs lists[3] = {{0, NULL, NULL}, {0, NULL, NULL}, {0, NULL, NULL}};
+    for (int k = 0; k < 3; k++) {
+        if (!choice[k]) continue;
+        nsdae_status rc = nsdae_mode_equations(m, s, choice[k], &st->ms[k], err);
+        if (!rc) rc = view_mode(st, k, &lists[k], err);
+        if (rc) {
+            nsdae_impulse_modes_destroy(st);
+            return rc;
+        }
+    }
+    *in = (nsdae_impulse_input){nsdae_model_pool(m),
+                                nsdae_model_nvars(m),
+                                nsdae_model_var_names(m),
+                                nsdae_model_param_values(m),
+                                nsdae_model_nparams(m),
+                                nsdae_model_param_names(m),
+                                lists[0],
+                                lists[1],
+                                lists[2],
+                                guard};
+    *store = st;
+    return NSDAE_OK;
+}
+
+/* The guard one switch gives for its move a -> b (see the header), or NULL; *fails set for an
+ * and/or condition. */
+static const nsdae_expr *switch_guard(const nsdae_model *m, const nsdae_switch *w, int a, int b, int *fails)
+{
+    nsdae_expr_pool *pool = nsdae_model_pool(m);
+    switch (w->kind) {
+    case NSDAE_SWITCH_COMPL:
+        return a == 1 && b == 0 ? nsdae_model_equation(m, w->equation)->a : NULL;
+    case NSDAE_SWITCH_SIGN:
+        return b == 0 ? nsdae_model_equation(m, w->equation)->arg : NULL;
+    case NSDAE_SWITCH_IF_STATE: {
+        const nsdae_block *blk = nsdae_model_block(m, w->block);
+        int c = a < b ? a : b;
+        if (c >= blk->nbranches - 1) return NULL; /* sliding <-> else: refused by the mode lists */
+        const nsdae_expr *h = nsdae_mode_switching_function(pool, blk->conds[c]);
+        if (!h) *fails = 1;
+        return h;
+    }
+    default:
+        return NULL; /* exogenous, or a transient `when` */
+    }
+}
+
+nsdae_status nsdae_impulse_guard(const nsdae_model *m, const nsdae_switches *s, const int *prev, const int *next,
+                                 const nsdae_expr **guard, nsdae_error *err)
+{
+    *guard = NULL;
+    int from = -1;
+    for (int k = 0; k < s->n; k++) {
+        if (prev[k] == next[k]) continue;
+        if (!nsdae_mode_switch_active(s, prev, k) || !nsdae_mode_switch_active(s, next, k)) continue;
+        int fails = 0;
+        const nsdae_expr *g = switch_guard(m, &s->sw[k], prev[k], next[k], &fails);
+        if (fails)
+            return nsdae_error_set(err, NSDAE_INVALID_INPUT,
+                                   "impulse: the condition of line %d has no single switching function (and/or)",
+                                   s->sw[k].pos.line);
+        if (!g) continue;
+        if (*guard)
+            return nsdae_error_set(err, NSDAE_INVALID_INPUT,
+                                   "impulse: switches of lines %d and %d both change with a guard: give one",
+                                   s->sw[from].pos.line, s->sw[k].pos.line);
+        *guard = g, from = k;
+    }
+    if (nsdae_expr_pool_failed(nsdae_model_pool(m))) return nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory");
+    return NSDAE_OK;
+}
