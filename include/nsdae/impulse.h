@@ -219,4 +219,17 @@ void nsdae_impulse_modes_destroy(nsdae_impulse_modes *store);
 nsdae_status nsdae_impulse_guard(const nsdae_model *m, const nsdae_switches *s, const int *prev, const int *next,
                                  const nsdae_expr **guard, nsdae_error *err);
 
+/* Newton's impact law of the complementarity switch k (a contact `0 <= a _|_ b >= 0 restitution e`,
+ * seed 004 (201)): 0 = d/dt a + e pre(d/dt a), the left limits as NSDAE_IMPULSE_PRE leaves. With it
+ * in the transient mode (the closed contact's equations plus the law), a closing contact is the
+ * cascade free -> transient -> free (e > 0). NSDAE_INVALID_INPUT when switch k is not a
+ * complementarity with a restitution. *law is in the model's pool. */
+nsdae_status nsdae_impulse_newton_law(const nsdae_model *m, const nsdae_switches *s, int k, const nsdae_expr **law,
+                                      nsdae_error *err);
+
+/* Appends residual (named name, kept by pointer) to the transient list of an input built by
+ * nsdae_impulse_input_from_modes with a transient mode; in is updated. */
+nsdae_status nsdae_impulse_modes_add_transient(nsdae_impulse_modes *store, nsdae_impulse_input *in,
+                                               const nsdae_expr *residual, const char *name, nsdae_error *err);
+
 #endif

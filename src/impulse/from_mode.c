@@ -123,3 +123,42 @@ nsdae_status nsdae_impulse_guard(const nsdae_model *m, const nsdae_switches *s, 
     if (nsdae_expr_pool_failed(nsdae_model_pool(m))) return nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory");
     return NSDAE_OK;
 }
+
+nsdae_status nsdae_impulse_newton_law(const nsdae_model *m, const nsdae_switches *s, int k, const nsdae_expr **law,
+                                      nsdae_error *err)
+{
+    *law = NULL;
+    const nsdae_equation *q = k >= 0 && k < s->n && s->sw[k].kind == NSDAE_SWITCH_COMPL
+                                  ? nsdae_model_equation(m, s->sw[k].equation)
+                                  : NULL;
+    if (!q || !q->restitution)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "impulse: switch %d is no contact with a restitution", k + 1);
+    nsdae_expr_pool *pool = nsdae_model_pool(m);
+    const nsdae_expr *rate = NULL, *pre = NULL;
+    nsdae_status st = nsdae_expr_dt(pool, q->a, &rate, err);
+    pre = rate;
+    int n = nsdae_model_nvars(m);
+    for (int j = 0; !st && j < n; j++)
+        for (int o = nsdae_expr_max_order(rate, j); !st && o >= 0; o--)
+            st = nsdae_expr_substitute(pool, pre, j, o, nsdae_expr_var(pool, NSDAE_IMPULSE_PRE(n, j), o), &pre, err);
+    if (st) return st;
+    *law = nsdae_expr_binary(pool, NSDAE_EXPR_ADD, rate, nsdae_expr_binary(pool, NSDAE_EXPR_MUL, q->restitution, pre));
+    if (!*law || nsdae_expr_pool_failed(pool)) return nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory");
+    return NSDAE_OK;
+}
+
+nsdae_status nsdae_impulse_modes_add_transient(nsdae_impulse_modes *st, nsdae_impulse_input *in,
+                                               const nsdae_expr *residual, const char *name, nsdae_error *err)
+{
+    if (!st->ms[1]) return nsdae_error_set(err, NSDAE_INVALID_INPUT, "impulse: the mode change has no transient mode");
+    int n = in->transient.n;
+    const nsdae_expr **res = realloc(st->res[1], ((size_t)n + 2) * sizeof *res);
+    if (res) st->res[1] = res;
+    const char **names = res ? realloc(st->name[1], ((size_t)n + 2) * sizeof *names) : NULL;
+    if (names) st->name[1] = names;
+    if (!res || !names) return nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory");
+    res[n] = residual;
+    names[n] = name;
+    in->transient = (nsdae_impulse_eqs){n + 1, res, names};
+    return NSDAE_OK;
+}

@@ -5,6 +5,8 @@
  *   v- = (1, -1), v+ = v- - (p.v-/L^2) p = (0.16, 0.12). The file writes the rope force as
  *   -2 p rope (gradient of the gap L^2 - |p|^2), the digest as -p lambda: the rope's percussion is
  *   half the digest's lambda percussion 1.4, i.e. 0.7;
+ *   the same with e = 1: the cascade free -> transient (closed rope + Newton's law) -> free gives
+ *   v+ = v- - 2 (p.v-/L^2) p = (-0.68, 1.24), rope percussion 2.8 / 2 = 1.4;
  *   clutch (examples/clutch_exogenous.nsm, released -> engaged, J1 = 1, J2 = 3 as in digest 2.7):
  *   w1- = 4, w2- = 0 give (J1 + J2) w+ = J1 w1- + J2 w2-, w+ = 1, tau1 percussion J1 (w+ - w1-) = -3. */
 #include <math.h>
@@ -100,6 +102,46 @@ Test(impulse_from_mode, cup_and_ball_inelastic_from_the_model_file)
     cr_assert(il >= 0);
     cr_expect_float_eq(aux[il], 0.7, 1e-12, "rope percussion %.15g", aux[il]);
     release(&c);
+}
+
+Test(impulse_from_mode, cup_and_ball_elastic_cascade_with_the_newton_law_of_the_contact)
+{
+    enum { X = 0, Y = 1, ROPE = 2, N = 3 };
+    nsdae_error err = {0};
+    nsdae_model *m = load(NSDAE_EXAMPLES_DIR "/cup_and_ball.nsm");
+    cr_assert_eq(nsdae_model_set_param(m, "e", 1, &err), NSDAE_OK, "%s", err.message);
+    nsdae_switches *sw = NULL;
+    cr_assert_eq(nsdae_mode_switches(m, &sw, &err), NSDAE_OK, "%s", err.message);
+    int free_mode[1] = {1}, taut[1] = {0};
+    const nsdae_expr *guard = NULL, *law = NULL;
+    cr_assert_eq(nsdae_impulse_guard(m, sw, free_mode, taut, &guard, &err), NSDAE_OK, "%s", err.message);
+    cr_assert_eq(nsdae_impulse_newton_law(m, sw, 0, &law, &err), NSDAE_OK, "%s", err.message);
+    nsdae_impulse_input in;
+    nsdae_impulse_modes *store = NULL;
+    cr_assert_eq(nsdae_impulse_input_from_modes(m, sw, free_mode, taut, free_mode, guard, &in, &store, &err), NSDAE_OK,
+                 "%s", err.message);
+    cr_assert_eq(nsdae_impulse_modes_add_transient(store, &in, law, "newton", &err), NSDAE_OK, "%s", err.message);
+    cr_assert_eq(in.transient.n, 4);
+    nsdae_impulse_result *r = NULL;
+    nsdae_impulse_options opt = {-1};
+    cr_assert_eq(nsdae_impulse_analyze(&in, &opt, &r, &err), NSDAE_OK, "%s", err.message);
+    dump(r);
+    cr_assert_eq(r->verdict, NSDAE_IMPULSE_OK);
+    cr_expect_eq(r->height, 1);
+    double left[3 * N] = {0}, plus[8], aux[128];
+    left[X] = 0.6, left[Y] = -0.8, left[N + X] = 1, left[N + Y] = -1, left[2 * N + Y] = -9.81;
+    nsdae_impulse_numeric num;
+    cr_assert_lt(r->navars, 128);
+    cr_assert_eq(nsdae_impulse_restart(r, left, 2, plus, aux, &num, &err), NSDAE_OK, "%s", err.message);
+    int ivx = state_index(r, X, 1), ivy = state_index(r, Y, 1), il = avar_index(r, ROPE, 0, 0);
+    cr_assert(ivx >= 0 && ivy >= 0 && il >= 0);
+    cr_expect_float_eq(plus[ivx], -0.68, 1e-12, "x'+ = %.15g", plus[ivx]);
+    cr_expect_float_eq(plus[ivy], 1.24, 1e-12, "y'+ = %.15g", plus[ivy]);
+    cr_expect_float_eq(aux[il], 1.4, 1e-12, "rope percussion %.15g", aux[il]);
+    nsdae_impulse_result_destroy(r);
+    nsdae_impulse_modes_destroy(store);
+    nsdae_mode_switches_destroy(sw);
+    nsdae_model_destroy(m);
 }
 
 Test(impulse_from_mode, clutch_engagement_from_the_model_file)
