@@ -285,28 +285,62 @@ static int print_numeric(const restart_cmd *c, const nsdae_impulse_result *r, co
     return rc;
 }
 
-/* Heading of a transition; text mode adds the modes in words. */
-static void print_heading(restart_cmd *c, const int *from, const int *to)
+/* A contact with a nonzero restitution closes through a transient mode (seed 004 section 9):
+ * free -> (the closed contact's equations + Newton's law) -> free. Returns the switch of such a
+ * closing between from and to, or -1 (an inelastic contact, e = 0, goes straight to the closed mode). */
+static int elastic_closing(const restart_cmd *c, const int *from, const int *to)
 {
-    char a[128], b[128];
+    for (int k = 0; k < c->sw->ncode; k++) {
+        const nsdae_switch *w = &c->sw->sw[k];
+        if (w->kind != NSDAE_SWITCH_COMPL || from[k] != 1 || to[k] != 0) continue;
+        const nsdae_expr *e = nsdae_model_equation(c->m, w->equation)->restitution;
+        nsdae_eval_env env = {nsdae_model_param_values(c->m), nsdae_model_nparams(c->m), NULL, 0, 0, 0};
+        if (e && nsdae_expr_eval(e, &env) != 0) return k;
+    }
+    return -1;
+}
+
+/* Heading of a transition (from -> [via ->] to); text mode adds the modes in words. */
+static void print_heading(restart_cmd *c, const int *from, const int *via, const int *to)
+{
+    char a[128], v[128] = "", b[128];
     nsdae_mode_format(c->sw, from, a, sizeof a);
+    if (via) nsdae_mode_format(c->sw, via, v, sizeof v);
     nsdae_mode_format(c->sw, to, b, sizeof b);
     if (c->json) {
         printf("%s\n    {\"from\": ", c->printed ? "," : "");
         json_string(a);
         fputs(", \"to\": ", stdout);
         json_string(b);
-        fputs(", \"via\": []", stdout);
+        fputs(", \"via\": [", stdout);
+        if (via) json_string(v);
+        putchar(']');
     } else {
         char *la = NULL, *lb = NULL;
         nsdae_error err = {0};
         nsdae_mode_label(c->m, c->sw, from, &la, &err);
-        nsdae_mode_label(c->m, c->sw, to, &lb, &err);
-        printf("%s%s -> %s (%s -> %s)\n", c->printed ? "\n" : "", a, b, la ? la : "?", lb ? lb : "?");
+        nsdae_mode_label(c->m, c->sw, via ? via : to, &lb, &err);
+        if (via)
+            printf("%s%s -> %s -> %s (%s -> transient: %s with Newton's law -> %s)\n", c->printed ? "\n" : "", a, v, b,
+                   la ? la : "?", lb ? lb : "?", la ? la : "?");
+        else printf("%s%s -> %s (%s -> %s)\n", c->printed ? "\n" : "", a, b, la ? la : "?", lb ? lb : "?");
         free(la);
         free(lb);
     }
     c->printed++;
+}
+
+/* The analysis input of the change from -> to: straight, or the elastic cascade. */
+static nsdae_status change_input(const restart_cmd *c, const int *from, const int *to, int elastic,
+                                 nsdae_impulse_input *in, nsdae_impulse_modes **store, nsdae_error *err)
+{
+    const nsdae_expr *guard = NULL, *law = NULL;
+    nsdae_status st = nsdae_impulse_guard(c->m, c->sw, from, to, &guard, err);
+    if (!st && elastic >= 0) st = nsdae_impulse_newton_law(c->m, c->sw, elastic, &law, err);
+    if (!st) st = nsdae_impulse_input_from_modes(c->m, c->sw, from, elastic >= 0 ? to : NULL, elastic >= 0 ? from : to,
+                                                 guard, in, store, err);
+    if (!st && law) st = nsdae_impulse_modes_add_transient(*store, in, law, "Newton's law", err);
+    return st;
 }
 
 /* Analyses the change from -> to and prints it (with the numeric restart under --at). Returns 0,
@@ -314,15 +348,14 @@ static void print_heading(restart_cmd *c, const int *from, const int *to)
 static int one_change(restart_cmd *c, const int *from, const int *to)
 {
     nsdae_error err = {0};
-    const nsdae_expr *guard = NULL;
     nsdae_impulse_input in;
     nsdae_impulse_modes *store = NULL;
     nsdae_impulse_result *r = NULL;
     nsdae_impulse_options opt = {-1};
-    nsdae_status st = nsdae_impulse_guard(c->m, c->sw, from, to, &guard, &err);
-    if (!st) st = nsdae_impulse_input_from_modes(c->m, c->sw, from, NULL, to, guard, &in, &store, &err);
+    int elastic = elastic_closing(c, from, to);
+    nsdae_status st = change_input(c, from, to, elastic, &in, &store, &err);
     if (!st) st = nsdae_impulse_analyze(&in, &opt, &r, &err);
-    print_heading(c, from, to);
+    print_heading(c, from, elastic >= 0 ? to : NULL, elastic >= 0 ? from : to);
     int rc = st == NSDAE_NOMEM || (st && c->left);
     if (st) {
         if (c->json) fputs(", \"status\": \"error\", \"message\": ", stdout), json_string(err.message), putchar('}');
