@@ -208,12 +208,12 @@ void nsdae_impulse_modes_destroy(nsdae_impulse_modes *store);
 
 /* The guard of the long mode change prev -> next, in the previous mode's states (*guard in the
  * model's pool):
- *   - a complementarity switch closing (multiplier side -> gap side): the gap a;
+ *   - a complementarity switch closing (multiplier side -> gap side): the gap a; opening: the
+ *     multiplier b (it crosses zero at the release, so the new mode's b = 0 is a fact);
  *   - a state `if` moving between branches i and j: the switching function of condition min(i, j)
  *     (the one that becomes true or false);
  *   - a relay entering its sliding choice: its argument;
- *   - exogenous (`if` on time), a complementarity opening or a relay leaving sliding (driven by a
- *     multiplier, not by a state): NULL, no facts.
+ *   - exogenous (`if` on time) or a relay leaving sliding: NULL, no facts.
  * NSDAE_INVALID_INPUT when two switches that would each give a guard change together, or when the
  * condition is an and/or (no single switching function). */
 nsdae_status nsdae_impulse_guard(const nsdae_model *m, const nsdae_switches *s, const int *prev, const int *next,

@@ -83,7 +83,7 @@ static const nsdae_expr *switch_guard(const nsdae_model *m, const nsdae_switch *
     nsdae_expr_pool *pool = nsdae_model_pool(m);
     switch (w->kind) {
     case NSDAE_SWITCH_COMPL:
-        return a == 1 && b == 0 ? nsdae_model_equation(m, w->equation)->a : NULL;
+        return a == 1 && b == 0 ? nsdae_model_equation(m, w->equation)->a : nsdae_model_equation(m, w->equation)->b;
     case NSDAE_SWITCH_SIGN:
         return b == 0 ? nsdae_model_equation(m, w->equation)->arg : NULL;
     case NSDAE_SWITCH_IF_STATE: {
