@@ -36,7 +36,8 @@ static void usage(FILE *out)
           "\n"
           "With --at, the numeric restart of one change at a left-limit state: the restart value of every\n"
           "state and the impulses (integrals of the impulsive multipliers). The change is --from -> --to\n"
-          "when given, otherwise the one change whose guard vanishes at the state.\n"
+          "when given, otherwise the one change whose guard vanishes at the state and is being crossed\n"
+          "(a contact gap closing, a guard becoming true or false, time reaching an exogenous switch).\n"
           "\n"
           "options:\n"
           "  --param NAME=VALUE[,NAME=VALUE...]  override parameters (repeatable)\n"
@@ -434,24 +435,38 @@ typedef struct found {
     char first[256], second[256];
 } found;
 
+/* The guard of from -> to for detection: the library's, or for an exogenous `if` the switching
+ * function of its condition (time - t_e for `time >= t_e`), which --at reads at time=T. */
+static const nsdae_expr *detection_guard(restart_cmd *c, const int *from, const int *to, int k)
+{
+    const nsdae_switch *w = &c->sw->sw[k];
+    const nsdae_expr *g = NULL;
+    nsdae_error err = {0};
+    if (w->kind != NSDAE_SWITCH_IF_TIME)
+        return nsdae_impulse_guard(c->m, c->sw, from, to, &g, &err) == NSDAE_OK ? g : NULL;
+    const nsdae_block *blk = nsdae_model_block(c->m, w->block);
+    int b = from[k] < to[k] ? from[k] : to[k];
+    return b < blk->nbranches - 1 ? nsdae_mode_switching_function(nsdae_model_pool(c->m), blk->conds[b]) : NULL;
+}
+
 static int crossing(restart_cmd *c, const int *from, const int *to)
 {
-    const nsdae_expr *g = NULL, *dg = NULL;
-    nsdae_error err = {0};
-    if (nsdae_impulse_guard(c->m, c->sw, from, to, &g, &err) != NSDAE_OK || !g) return 0;
-    if (nsdae_expr_dt(nsdae_model_pool(c->m), g, &dg, &err) != NSDAE_OK) return 0;
-    nsdae_eval_env env = {nsdae_model_param_values(c->m), nsdae_model_nparams(c->m), c->left, nsdae_model_nvars(c->m),
-                          RESTART_MAX_ORDER, c->time};
-    double gv = nsdae_expr_eval(g, &env), dv = nsdae_expr_eval(dg, &env), scale = 1;
-    for (int i = 0; i < (RESTART_MAX_ORDER + 1) * nsdae_model_nvars(c->m); i++)
-        if (fabs(c->left[i]) > scale) scale = fabs(c->left[i]);
-    if (!(fabs(gv) <= RESTART_GUARD_TOL * scale * scale)) return 0;
     int k = 0;
     while (from[k] == to[k]) k++;
     const nsdae_switch *w = &c->sw->sw[k];
-    /* a gap closes from above; a state `if` enters branch j < i as its condition becomes true */
+    const nsdae_expr *g = detection_guard(c, from, to, k), *dg = NULL;
+    nsdae_error err = {0};
+    if (!g || nsdae_expr_dt(nsdae_model_pool(c->m), g, &dg, &err) != NSDAE_OK) return 0;
+    nsdae_eval_env env = {nsdae_model_param_values(c->m), nsdae_model_nparams(c->m), c->left, nsdae_model_nvars(c->m),
+                          RESTART_MAX_ORDER, c->time};
+    double gv = nsdae_expr_eval(g, &env), dv = nsdae_expr_eval(dg, &env), scale = 1 + fabs(c->time);
+    for (int i = 0; i < (RESTART_MAX_ORDER + 1) * nsdae_model_nvars(c->m); i++)
+        if (fabs(c->left[i]) > scale) scale = fabs(c->left[i]);
+    if (!(fabs(gv) <= RESTART_GUARD_TOL * scale * scale)) return 0;
+    /* a gap closes (a multiplier vanishes) from above; an `if` enters branch j < i as its condition
+     * becomes true, leaves it as it becomes false */
     if (w->kind == NSDAE_SWITCH_COMPL) return dv < 0;
-    if (w->kind == NSDAE_SWITCH_IF_STATE) return to[k] < from[k] ? dv > 0 : dv < 0;
+    if (w->kind == NSDAE_SWITCH_IF_STATE || w->kind == NSDAE_SWITCH_IF_TIME) return to[k] < from[k] ? dv > 0 : dv < 0;
     return 1;
 }
 

@@ -135,6 +135,11 @@ Test(restart, clutch_engagement_named_with_from_and_to)
     cr_expect_float_eq(number_after(out_text, "\"restart\"", "w1"), 1.0, 1e-13);
     cr_expect_float_eq(number_after(out_text, "\"restart\"", "w2"), 1.0, 1e-13);
     cr_expect_float_eq(number_after(out_text, "\"impulses\"", "tau1"), -3.0, 1e-13);
+    /* found from time = t_e: the engagement `time >= t_e` becomes true */
+    cr_assert_eq(restart("examples/clutch_exogenous.nsm --param J2=3 --at w1=4,w2=0,time=1 --json"), 0, "%s", err_text);
+    HAS(out_text, "\"from\": \"1\", \"to\": \"0\"");
+    cr_expect_float_eq(number_after(out_text, "\"restart\"", "w2"), 1.0, 1e-13);
+    cr_expect_eq(restart("examples/clutch_exogenous.nsm --at w1=4,w2=0,time=0.5"), 1);
 }
 
 Test(restart, every_change_listed)
