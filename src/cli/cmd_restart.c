@@ -125,7 +125,10 @@ static int parse_at(restart_cmd *c)
 {
     int n = nsdae_model_nvars(c->m);
     c->left = calloc((size_t)(RESTART_MAX_ORDER + 1) * (size_t)n + 1, sizeof *c->left);
-    if (!c->left) return 1;
+    if (!c->left) {
+        fputs("nsdae restart: out of memory\n", stderr);
+        return 1;
+    }
     for (const char *p = c->at; *p;) {
         const char *end = strchr(p, ','), *eq = strchr(p, '=');
         if (!end) end = p + strlen(p);
