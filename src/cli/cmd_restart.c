@@ -46,7 +46,8 @@ static void usage(FILE *out)
           "  --from MODE, --to MODE  the change, as codes of 'nsdae analyze --mode' (e.g. 1 and 0)\n"
           "  --json             JSON report: {\"model\", \"transitions\": [{\"from\", \"to\", \"via\",\n"
           "                     \"status\", \"diagnostics\", \"height\", \"impulse_orders\",\n"
-          "                     \"restart_equations\", \"undetermined\", \"restart\", \"impulses\"}]}\n"
+          "                     \"restart_equations\", \"undetermined\", \"restart\", \"impulses\",\n"
+          "                     \"sign_error\" (a closing contact that would need a negative percussion)}]}\n"
           "  -h, --help         this text\n"
           "\n"
           "status: ok, partial, underdetermined, inconsistent, not-rescalable, impulsive-state,\n"
@@ -237,14 +238,42 @@ static void print_text_analysis(const restart_cmd *c, const nsdae_impulse_result
     for (int i = 0; i < r->ndiags; i++) printf("  %s: %s\n", r->diags[i].code, r->diags[i].message);
 }
 
+/* The sign the complementarity requires (issue 10): a contact closing between from and to (or
+ * through the transient) takes a percussion of its multiplier b >= 0; a negative one means the
+ * closed mode is not the new mode (the gap was opening). Checked when b is one unknown. Writes the
+ * reason and returns 1 when violated. */
+static int negative_percussion(const restart_cmd *c, const nsdae_impulse_result *r, const int *from, const int *to,
+                               const double *aux, char *why, size_t size)
+{
+    nsdae_expr_pool *pool = nsdae_model_pool(c->m);
+    for (int k = 0; k < c->sw->ncode; k++) {
+        const nsdae_switch *w = &c->sw->sw[k];
+        if (w->kind != NSDAE_SWITCH_COMPL || from[k] != 1 || to[k] != 0) continue;
+        const nsdae_expr *b = nsdae_model_equation(c->m, w->equation)->b;
+        for (int a = 0; a < r->navars; a++) {
+            const nsdae_impulse_avar *v = &r->avars[a];
+            if (v->role != NSDAE_IMPULSE_HEAD || v->order != 0 || v->shift != 0 || isnan(aux[a]) ||
+                b != nsdae_expr_var(pool, v->var, 0) || aux[a] >= 0)
+                continue;
+            snprintf(why, size, "the percussion of %s is %.6g < 0: the contact of line %d would pull, so the closed "
+                                "mode is not the new mode (the gap is opening)",
+                     nsdae_model_var(c->m, v->var)->name, aux[a], w->pos.line);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The restart values and impulses at c->left: "restart": {state: value}, "impulses": {var: value}
  * (the rescaled multipliers at t*, e.g. the rope's percussion). Returns 0 or 1 (restart failed:
  * *status says numerically-singular when D7). */
-static int print_numeric(const restart_cmd *c, const nsdae_impulse_result *r, const char **status)
+static int print_numeric(const restart_cmd *c, const nsdae_impulse_result *r, const int *from, const int *to,
+                         const char **status)
 {
     double *plus = calloc((size_t)r->nstates + 1, sizeof *plus), *aux = calloc((size_t)r->navars + 1, sizeof *aux);
     nsdae_impulse_numeric num = {0};
     nsdae_error err = {0};
+    char why[512];
     int rc = !plus || !aux || !r->system;
     if (!rc && nsdae_impulse_restart(r, c->left, RESTART_MAX_ORDER, plus, aux, &num, &err) != NSDAE_OK) rc = 1;
     if (num.singular) *status = "numerically-singular";
@@ -269,6 +298,7 @@ static int print_numeric(const restart_cmd *c, const nsdae_impulse_result *r, co
         }
         putchar('}');
         if (rc) printf(", \"restart_error\": "), json_string(r->system ? err.message : "no restart system");
+        if (!rc && negative_percussion(c, r, from, to, aux, why, sizeof why)) printf(", \"sign_error\": "), json_string(why);
     } else if (rc) {
         printf("  numeric restart failed: %s\n", r->system ? err.message : "no restart system (see the diagnostics)");
     } else {
@@ -283,6 +313,7 @@ static int print_numeric(const restart_cmd *c, const nsdae_impulse_result *r, co
                 printf("  impulse %s = %.15g\n", nsdae_model_var(c->m, v->var)->name, aux[a]);
         }
         if (num.nonlinear) puts("  note: the restart system is nonlinear: its solution is only locally unique (H15)");
+        if (negative_percussion(c, r, from, to, aux, why, sizeof why)) printf("  sign error: %s\n", why);
     }
     free(plus);
     free(aux);
@@ -368,12 +399,12 @@ static int one_change(restart_cmd *c, const int *from, const int *to)
         const char *status = nsdae_impulse_verdict_name(r->verdict);
         if (c->json) {
             print_json_analysis(c, r);
-            if (c->left) rc = print_numeric(c, r, &status);
+            if (c->left) rc = print_numeric(c, r, from, to, &status);
             fputs(", \"status\": ", stdout), json_string(status), putchar('}');
         } else {
             printf("  status: %s\n", status);
             print_text_analysis(c, r);
-            if (c->left) rc = print_numeric(c, r, &status);
+            if (c->left) rc = print_numeric(c, r, from, to, &status);
             if (c->left && !strcmp(status, "numerically-singular")) puts("  status: numerically-singular (D7)");
         }
     }

@@ -127,6 +127,20 @@ Test(restart, cup_and_ball_elastic_goes_through_the_newton_law)
     cr_expect_float_eq(number_after(out_text, "\"impulses\"", "rope"), 1.4, 1e-12);
 }
 
+/* Moving outwards, v- = (-1, 1): closing the rope would need the percussion p.v-/(2 L^2) = -0.7 < 0
+ * (a pulling contact): the complementarity sign excludes the closed mode; no change is found there. */
+Test(restart, a_pulling_contact_is_not_the_new_mode)
+{
+    cr_assert_eq(restart("examples/cup_and_ball.nsm --json --from 1 --to 0 --at 'x=0.6,y=-0.8,der(x)=-1,der(y)=1'"), 0,
+                 "%s", err_text);
+    cr_assert(json_ok(out_text), "not JSON:\n%s", out_text);
+    cr_expect_float_eq(number_after(out_text, "\"impulses\"", "rope"), -0.7, 1e-12);
+    HAS(out_text, "\"sign_error\": \"the percussion of rope is -0.7 < 0");
+    cr_expect_eq(restart("examples/cup_and_ball.nsm --at 'x=0.6,y=-0.8,der(x)=-1,der(y)=1'"), 1);
+    cr_assert_eq(restart("examples/cup_and_ball.nsm --json " CUP_AT), 0, "%s", err_text);
+    cr_expect_null(strstr(out_text, "sign_error"), "approaching: a pushing percussion");
+}
+
 Test(restart, clutch_engagement_named_with_from_and_to)
 {
     cr_assert_eq(restart("examples/clutch_exogenous.nsm --param J2=3 --at w1=4,w2=0 --from 1 --to 0 --json"), 0, "%s",
