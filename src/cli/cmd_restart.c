@@ -245,7 +245,6 @@ static void print_text_analysis(const restart_cmd *c, const nsdae_impulse_result
 static int negative_percussion(const restart_cmd *c, const nsdae_impulse_result *r, const int *from, const int *to,
                                const double *aux, char *why, size_t size)
 {
-    nsdae_expr_pool *pool = nsdae_model_pool(c->m);
     for (int k = 0; k < c->sw->ncode; k++) {
         const nsdae_switch *w = &c->sw->sw[k];
         if (w->kind != NSDAE_SWITCH_COMPL || from[k] != 1 || to[k] != 0) continue;
@@ -253,7 +252,7 @@ static int negative_percussion(const restart_cmd *c, const nsdae_impulse_result 
         for (int a = 0; a < r->navars; a++) {
             const nsdae_impulse_avar *v = &r->avars[a];
             if (v->role != NSDAE_IMPULSE_HEAD || v->order != 0 || v->shift != 0 || isnan(aux[a]) ||
-                b != nsdae_expr_var(pool, v->var, 0) || aux[a] >= 0)
+                b->kind != NSDAE_EXPR_VAR || b->index != v->var || b->order != 0 || aux[a] >= 0)
                 continue;
             snprintf(why, size, "the percussion of %s is %.6g < 0: the contact of line %d would pull, so the closed "
                                 "mode is not the new mode (the gap is opening)",
@@ -367,12 +366,13 @@ static void print_heading(restart_cmd *c, const int *from, const int *via, const
 
 /* The analysis input of the change from -> to: straight, or the elastic cascade. */
 static nsdae_status change_input(const restart_cmd *c, const int *from, const int *to, int elastic,
-                                 nsdae_impulse_input *in, nsdae_impulse_modes **store, nsdae_error *err)
+                                 nsdae_expr_pool *pool, nsdae_impulse_input *in, nsdae_impulse_modes **store,
+                                 nsdae_error *err)
 {
     const nsdae_expr *guard = NULL, *law = NULL;
-    nsdae_status st = nsdae_impulse_guard(c->m, c->sw, from, to, &guard, err);
-    if (!st && elastic >= 0) st = nsdae_impulse_newton_law(c->m, c->sw, elastic, &law, err);
-    if (!st) st = nsdae_impulse_input_from_modes(c->m, c->sw, from, elastic >= 0 ? to : NULL, elastic >= 0 ? from : to,
+    nsdae_status st = nsdae_impulse_guard(c->m, c->sw, pool, from, to, &guard, err);
+    if (!st && elastic >= 0) st = nsdae_impulse_newton_law(c->m, c->sw, pool, elastic, &law, err);
+    if (!st) st = nsdae_impulse_input_from_modes(c->m, c->sw, pool, from, elastic >= 0 ? to : NULL, elastic >= 0 ? from : to,
                                                  guard, in, store, err);
     if (!st && law) st = nsdae_impulse_modes_add_transient(*store, in, law, "Newton's law", err);
     return st;
@@ -387,8 +387,10 @@ static int one_change(restart_cmd *c, const int *from, const int *to)
     nsdae_impulse_modes *store = NULL;
     nsdae_impulse_result *r = NULL;
     nsdae_impulse_options opt = {-1};
+    nsdae_expr_pool *pool = NULL; /* the analysis' expressions, over the model's read-only pool */
     int elastic = elastic_closing(c, from, to);
-    nsdae_status st = change_input(c, from, to, elastic, &in, &store, &err);
+    nsdae_status st = nsdae_expr_pool_create_over(nsdae_model_pool(c->m), &pool, &err);
+    if (!st) st = change_input(c, from, to, elastic, pool, &in, &store, &err);
     if (!st) st = nsdae_impulse_analyze(&in, &opt, &r, &err);
     print_heading(c, from, elastic >= 0 ? to : NULL, elastic >= 0 ? from : to);
     int rc = st == NSDAE_NOMEM || (st && c->left);
@@ -410,6 +412,7 @@ static int one_change(restart_cmd *c, const int *from, const int *to)
     }
     nsdae_impulse_result_destroy(r);
     nsdae_impulse_modes_destroy(store);
+    nsdae_expr_pool_destroy(pool);
     return rc;
 }
 
@@ -471,16 +474,16 @@ typedef struct found {
 
 /* The guard of from -> to for detection: the library's, or for an exogenous `if` the switching
  * function of its condition (time - t_e for `time >= t_e`), which --at reads at time=T. */
-static const nsdae_expr *detection_guard(restart_cmd *c, const int *from, const int *to, int k)
+static const nsdae_expr *detection_guard(restart_cmd *c, nsdae_expr_pool *pool, const int *from, const int *to, int k)
 {
     const nsdae_switch *w = &c->sw->sw[k];
     const nsdae_expr *g = NULL;
     nsdae_error err = {0};
     if (w->kind != NSDAE_SWITCH_IF_TIME)
-        return nsdae_impulse_guard(c->m, c->sw, from, to, &g, &err) == NSDAE_OK ? g : NULL;
+        return nsdae_impulse_guard(c->m, c->sw, pool, from, to, &g, &err) == NSDAE_OK ? g : NULL;
     const nsdae_block *blk = nsdae_model_block(c->m, w->block);
     int b = from[k] < to[k] ? from[k] : to[k];
-    return b < blk->nbranches - 1 ? nsdae_mode_switching_function(nsdae_model_pool(c->m), blk->conds[b]) : NULL;
+    return b < blk->nbranches - 1 ? nsdae_mode_switching_function(pool, blk->conds[b]) : NULL;
 }
 
 static int crossing(restart_cmd *c, const int *from, const int *to)
@@ -488,12 +491,18 @@ static int crossing(restart_cmd *c, const int *from, const int *to)
     int k = 0;
     while (from[k] == to[k]) k++;
     const nsdae_switch *w = &c->sw->sw[k];
-    const nsdae_expr *g = detection_guard(c, from, to, k), *dg = NULL;
+    nsdae_expr_pool *pool = NULL;
     nsdae_error err = {0};
-    if (!g || nsdae_expr_dt(nsdae_model_pool(c->m), g, &dg, &err) != NSDAE_OK) return 0;
+    if (nsdae_expr_pool_create_over(nsdae_model_pool(c->m), &pool, &err) != NSDAE_OK) return 0;
+    const nsdae_expr *g = detection_guard(c, pool, from, to, k), *dg = NULL;
+    if (!g || nsdae_expr_dt(pool, g, &dg, &err) != NSDAE_OK) {
+        nsdae_expr_pool_destroy(pool);
+        return 0;
+    }
     nsdae_eval_env env = {nsdae_model_param_values(c->m), nsdae_model_nparams(c->m), c->left, nsdae_model_nvars(c->m),
                           RESTART_MAX_ORDER, c->time};
     double gv = nsdae_expr_eval(g, &env), dv = nsdae_expr_eval(dg, &env), scale = 1 + fabs(c->time);
+    nsdae_expr_pool_destroy(pool);
     for (int i = 0; i < (RESTART_MAX_ORDER + 1) * nsdae_model_nvars(c->m); i++)
         if (fabs(c->left[i]) > scale) scale = fabs(c->left[i]);
     if (!(fabs(gv) <= RESTART_GUARD_TOL * scale * scale)) return 0;

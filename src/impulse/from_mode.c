@@ -23,9 +23,13 @@ void nsdae_impulse_modes_destroy(nsdae_impulse_modes *st)
     free(st);
 }
 
-/* One mode's list, viewing ms's residuals and texts. */
-static nsdae_status view_mode(nsdae_impulse_modes *st, int k, nsdae_impulse_eqs *out, nsdae_error *err)
+/* One mode's list, viewing ms's residuals and texts. A residual the mode system built in its own
+ * pool (a relay's v - hi) is rebuilt in the input's pool, so that the same residual in two modes is
+ * one pointer there too; the model's own residuals are shared as they are. */
+static nsdae_status view_mode(nsdae_impulse_modes *st, int k, const nsdae_model *m, nsdae_expr_pool *pool,
+                              nsdae_impulse_eqs *out, nsdae_error *err)
 {
+    size_t base = nsdae_expr_pool_size(nsdae_model_pool(m));
     const nsdae_mode_system *ms = st->ms[k];
     if (ms->nrelax > 0)
         return nsdae_error_set(err, NSDAE_INVALID_INPUT,
@@ -37,14 +41,18 @@ static nsdae_status view_mode(nsdae_impulse_modes *st, int k, nsdae_impulse_eqs 
     if (!st->res[k] || !st->name[k]) return nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory");
     for (int i = 0; i < ms->neq; i++) {
         st->res[k][i] = ms->eqs[i].residual;
+        if ((size_t)ms->eqs[i].residual->id >= base) {
+            nsdae_status rc = nsdae_expr_simplify(pool, ms->eqs[i].residual, NULL, 0, &st->res[k][i], err);
+            if (rc) return rc;
+        }
         st->name[k][i] = ms->eqs[i].text;
     }
     *out = (nsdae_impulse_eqs){ms->neq, st->res[k], st->name[k]};
     return NSDAE_OK;
 }
 
-nsdae_status nsdae_impulse_input_from_modes(const nsdae_model *m, const nsdae_switches *s, const int *prev,
-                                            const int *transient, const int *next, const nsdae_expr *guard,
+nsdae_status nsdae_impulse_input_from_modes(const nsdae_model *m, const nsdae_switches *s, nsdae_expr_pool *pool,
+                                            const int *prev, const int *transient, const int *next, const nsdae_expr *guard,
                                             nsdae_impulse_input *in, nsdae_impulse_modes **store,
                                             nsdae_error *err)
 {
@@ -56,13 +64,13 @@ nsdae_status nsdae_impulse_input_from_modes(const nsdae_model *m, const nsdae_sw
     for (int k = 0; k < 3; k++) {
         if (!choice[k]) continue;
         nsdae_status rc = nsdae_mode_equations(m, s, choice[k], &st->ms[k], err);
-        if (!rc) rc = view_mode(st, k, &lists[k], err);
+        if (!rc) rc = view_mode(st, k, m, pool, &lists[k], err);
         if (rc) {
             nsdae_impulse_modes_destroy(st);
             return rc;
         }
     }
-    *in = (nsdae_impulse_input){nsdae_model_pool(m),
+    *in = (nsdae_impulse_input){pool,
                                 nsdae_model_nvars(m),
                                 nsdae_model_var_names(m),
                                 nsdae_model_param_values(m),
@@ -78,9 +86,9 @@ nsdae_status nsdae_impulse_input_from_modes(const nsdae_model *m, const nsdae_sw
 
 /* The guard one switch gives for its move a -> b (see the header), or NULL; *fails set for an
  * and/or condition. */
-static const nsdae_expr *switch_guard(const nsdae_model *m, const nsdae_switch *w, int a, int b, int *fails)
+static const nsdae_expr *switch_guard(const nsdae_model *m, nsdae_expr_pool *pool, const nsdae_switch *w, int a, int b,
+                                      int *fails)
 {
-    nsdae_expr_pool *pool = nsdae_model_pool(m);
     switch (w->kind) {
     case NSDAE_SWITCH_COMPL:
         return a == 1 && b == 0 ? nsdae_model_equation(m, w->equation)->a : nsdae_model_equation(m, w->equation)->b;
@@ -99,7 +107,8 @@ static const nsdae_expr *switch_guard(const nsdae_model *m, const nsdae_switch *
     }
 }
 
-nsdae_status nsdae_impulse_guard(const nsdae_model *m, const nsdae_switches *s, const int *prev, const int *next,
+nsdae_status nsdae_impulse_guard(const nsdae_model *m, const nsdae_switches *s, nsdae_expr_pool *pool, const int *prev,
+                                 const int *next,
                                  const nsdae_expr **guard, nsdae_error *err)
 {
     *guard = NULL;
@@ -108,7 +117,7 @@ nsdae_status nsdae_impulse_guard(const nsdae_model *m, const nsdae_switches *s, 
         if (prev[k] == next[k]) continue;
         if (!nsdae_mode_switch_active(s, prev, k) || !nsdae_mode_switch_active(s, next, k)) continue;
         int fails = 0;
-        const nsdae_expr *g = switch_guard(m, &s->sw[k], prev[k], next[k], &fails);
+        const nsdae_expr *g = switch_guard(m, pool, &s->sw[k], prev[k], next[k], &fails);
         if (fails)
             return nsdae_error_set(err, NSDAE_INVALID_INPUT,
                                    "impulse: the condition of line %d has no single switching function (and/or)",
@@ -120,12 +129,12 @@ nsdae_status nsdae_impulse_guard(const nsdae_model *m, const nsdae_switches *s, 
                                    s->sw[from].pos.line, s->sw[k].pos.line);
         *guard = g, from = k;
     }
-    if (nsdae_expr_pool_failed(nsdae_model_pool(m))) return nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory");
+    if (nsdae_expr_pool_failed(pool)) return nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory");
     return NSDAE_OK;
 }
 
-nsdae_status nsdae_impulse_newton_law(const nsdae_model *m, const nsdae_switches *s, int k, const nsdae_expr **law,
-                                      nsdae_error *err)
+nsdae_status nsdae_impulse_newton_law(const nsdae_model *m, const nsdae_switches *s, nsdae_expr_pool *pool, int k,
+                                      const nsdae_expr **law, nsdae_error *err)
 {
     *law = NULL;
     const nsdae_equation *q = k >= 0 && k < s->n && s->sw[k].kind == NSDAE_SWITCH_COMPL
@@ -133,7 +142,6 @@ nsdae_status nsdae_impulse_newton_law(const nsdae_model *m, const nsdae_switches
                                   : NULL;
     if (!q || !q->restitution)
         return nsdae_error_set(err, NSDAE_INVALID_INPUT, "impulse: switch %d is no contact with a restitution", k + 1);
-    nsdae_expr_pool *pool = nsdae_model_pool(m);
     const nsdae_expr *rate = NULL, *pre = NULL;
     nsdae_status st = nsdae_expr_dt(pool, q->a, &rate, err);
     pre = rate;

@@ -30,6 +30,7 @@ typedef struct mode_change {
     nsdae_switches *sw;
     int prev[8], next[8];
     const nsdae_expr *guard;
+    nsdae_expr_pool *pool;
     nsdae_impulse_input in;
     nsdae_impulse_modes *store;
     nsdae_impulse_result *r;
@@ -42,8 +43,10 @@ static void build(mode_change *c, const char *from, const char *to)
     cr_assert_leq(c->sw->n, 8);
     cr_assert_eq(nsdae_mode_parse(c->sw, from, c->prev, &err), NSDAE_OK, "%s", err.message);
     cr_assert_eq(nsdae_mode_parse(c->sw, to, c->next, &err), NSDAE_OK, "%s", err.message);
-    cr_assert_eq(nsdae_impulse_guard(c->m, c->sw, c->prev, c->next, &c->guard, &err), NSDAE_OK, "%s", err.message);
-    cr_assert_eq(nsdae_impulse_input_from_modes(c->m, c->sw, c->prev, NULL, c->next, c->guard, &c->in, &c->store, &err),
+    cr_assert_eq(nsdae_expr_pool_create_over(nsdae_model_pool(c->m), &c->pool, &err), NSDAE_OK, "%s", err.message);
+    cr_assert_eq(nsdae_impulse_guard(c->m, c->sw, c->pool, c->prev, c->next, &c->guard, &err), NSDAE_OK, "%s",
+                 err.message);
+    cr_assert_eq(nsdae_impulse_input_from_modes(c->m, c->sw, c->pool, c->prev, NULL, c->next, c->guard, &c->in, &c->store, &err),
                  NSDAE_OK, "%s", err.message);
     nsdae_impulse_options opt = {-1};
     cr_assert_eq(nsdae_impulse_analyze(&c->in, &opt, &c->r, &err), NSDAE_OK, "%s", err.message);
@@ -54,6 +57,7 @@ static void release(mode_change *c)
 {
     nsdae_impulse_result_destroy(c->r);
     nsdae_impulse_modes_destroy(c->store);
+    nsdae_expr_pool_destroy(c->pool);
     nsdae_mode_switches_destroy(c->sw);
     nsdae_model_destroy(c->m);
 }
@@ -114,11 +118,13 @@ Test(impulse_from_mode, cup_and_ball_elastic_cascade_with_the_newton_law_of_the_
     cr_assert_eq(nsdae_mode_switches(m, &sw, &err), NSDAE_OK, "%s", err.message);
     int free_mode[1] = {1}, taut[1] = {0};
     const nsdae_expr *guard = NULL, *law = NULL;
-    cr_assert_eq(nsdae_impulse_guard(m, sw, free_mode, taut, &guard, &err), NSDAE_OK, "%s", err.message);
-    cr_assert_eq(nsdae_impulse_newton_law(m, sw, 0, &law, &err), NSDAE_OK, "%s", err.message);
+    nsdae_expr_pool *pool = NULL;
+    cr_assert_eq(nsdae_expr_pool_create_over(nsdae_model_pool(m), &pool, &err), NSDAE_OK, "%s", err.message);
+    cr_assert_eq(nsdae_impulse_guard(m, sw, pool, free_mode, taut, &guard, &err), NSDAE_OK, "%s", err.message);
+    cr_assert_eq(nsdae_impulse_newton_law(m, sw, pool, 0, &law, &err), NSDAE_OK, "%s", err.message);
     nsdae_impulse_input in;
     nsdae_impulse_modes *store = NULL;
-    cr_assert_eq(nsdae_impulse_input_from_modes(m, sw, free_mode, taut, free_mode, guard, &in, &store, &err), NSDAE_OK,
+    cr_assert_eq(nsdae_impulse_input_from_modes(m, sw, pool, free_mode, taut, free_mode, guard, &in, &store, &err), NSDAE_OK,
                  "%s", err.message);
     cr_assert_eq(nsdae_impulse_modes_add_transient(store, &in, law, "newton", &err), NSDAE_OK, "%s", err.message);
     cr_assert_eq(in.transient.n, 4);
@@ -140,6 +146,7 @@ Test(impulse_from_mode, cup_and_ball_elastic_cascade_with_the_newton_law_of_the_
     cr_expect_float_eq(aux[il], 1.4, 1e-12, "rope percussion %.15g", aux[il]);
     nsdae_impulse_result_destroy(r);
     nsdae_impulse_modes_destroy(store);
+    nsdae_expr_pool_destroy(pool);
     nsdae_mode_switches_destroy(sw);
     nsdae_model_destroy(m);
 }
@@ -182,12 +189,15 @@ Test(impulse_from_mode, two_guarded_switches_changing_together_are_refused)
     cr_assert_eq(nsdae_mode_switches(m, &sw, &err), NSDAE_OK, "%s", err.message);
     int prev[2] = {1, 1}, next[2] = {0, 0}, one[2] = {0, 1};
     const nsdae_expr *g = NULL;
-    cr_expect_eq(nsdae_impulse_guard(m, sw, prev, next, &g, &err), NSDAE_INVALID_INPUT);
+    nsdae_expr_pool *pool = NULL;
+    cr_assert_eq(nsdae_expr_pool_create_over(nsdae_model_pool(m), &pool, &err), NSDAE_OK, "%s", err.message);
+    cr_expect_eq(nsdae_impulse_guard(m, sw, pool, prev, next, &g, &err), NSDAE_INVALID_INPUT);
     cr_expect(strstr(err.message, "lines 6 and 7") != NULL, "%s", err.message);
-    cr_expect_eq(nsdae_impulse_guard(m, sw, prev, one, &g, &err), NSDAE_OK);
+    cr_expect_eq(nsdae_impulse_guard(m, sw, pool, prev, one, &g, &err), NSDAE_OK);
     cr_expect_eq(g, nsdae_model_equation(m, 2)->a);
-    cr_expect_eq(nsdae_impulse_guard(m, sw, one, prev, &g, &err), NSDAE_OK);
+    cr_expect_eq(nsdae_impulse_guard(m, sw, pool, one, prev, &g, &err), NSDAE_OK);
     cr_expect_eq(g, nsdae_model_equation(m, 2)->b, "an opening contact: its multiplier crosses zero");
+    nsdae_expr_pool_destroy(pool);
     nsdae_mode_switches_destroy(sw);
     nsdae_model_destroy(m);
 }
