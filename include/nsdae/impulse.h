@@ -42,6 +42,7 @@
 #ifndef NSDAE_IMPULSE_H
 #define NSDAE_IMPULSE_H
 
+#include <nsdae/mode.h>
 #include <nsdae/model.h>
 #include <nsdae/status.h>
 
@@ -185,5 +186,53 @@ nsdae_status nsdae_impulse_restart(const nsdae_impulse_result *r, const double *
 nsdae_status nsdae_impulse_brute_force(const nsdae_impulse_result *r, const double *left, int max_order, double eps,
                                        double *state_plus, double *aux, nsdae_impulse_numeric *num,
                                        nsdae_error *err);
+
+/* ==== input from the mode module ============================================================ */
+
+/* The storage behind an input built from the mode module (the three mode systems and the views
+ * on them). Destroy with nsdae_impulse_modes_destroy after the analysis and its result. */
+typedef struct nsdae_impulse_modes nsdae_impulse_modes;
+
+/* Builds the analysis input of the mode change prev -> [transient] -> next of model m (choice arrays
+ * of s->n entries as nsdae_mode_equations takes; transient NULL: no transient mode). The three
+ * lists are the modes' equations as nsdae_mode_equations gives them, so an equation common to two
+ * modes has the same residual pointer. Equations are named by their source text (or the choice,
+ * "rope = 0"). pool: the input's pool, extending nsdae_model_pool(m) (nsdae_expr_pool_create_over;
+ * the caller destroys it after the result): residuals the mode systems built in their own pools
+ * are rebuilt there. guard: as nsdae_impulse_input.guard (see nsdae_impulse_guard). Parameters are the
+ * model's current values. Sliding (relaxed) modes are refused (NSDAE_INVALID_INPUT): their
+ * relaxation unknowns would collide with the pre() leaves. *in is a view on *store. */
+nsdae_status nsdae_impulse_input_from_modes(const nsdae_model *m, const nsdae_switches *s, nsdae_expr_pool *pool,
+                                            const int *prev, const int *transient, const int *next, const nsdae_expr *guard,
+                                            nsdae_impulse_input *in, nsdae_impulse_modes **store,
+                                            nsdae_error *err);
+void nsdae_impulse_modes_destroy(nsdae_impulse_modes *store);
+
+/* The guard of the long mode change prev -> next, in the previous mode's states (*guard is a
+ * node of the model's pool or of pool, which extends it):
+ *   - a complementarity switch closing (multiplier side -> gap side): the gap a; opening: the
+ *     multiplier b (it crosses zero at the release, so the new mode's b = 0 is a fact);
+ *   - a state `if` moving between branches i and j: the switching function of condition min(i, j)
+ *     (the one that becomes true or false);
+ *   - a relay entering its sliding choice: its argument;
+ *   - exogenous (`if` on time) or a relay leaving sliding: NULL, no facts.
+ * NSDAE_INVALID_INPUT when two switches that would each give a guard change together, or when the
+ * condition is an and/or (no single switching function). */
+nsdae_status nsdae_impulse_guard(const nsdae_model *m, const nsdae_switches *s, nsdae_expr_pool *pool, const int *prev,
+                                 const int *next,
+                                 const nsdae_expr **guard, nsdae_error *err);
+
+/* Newton's impact law of the complementarity switch k (a contact `0 <= a _|_ b >= 0 restitution e`,
+ * seed 004 (201)): 0 = d/dt a + e pre(d/dt a), the left limits as NSDAE_IMPULSE_PRE leaves. With it
+ * in the transient mode (the closed contact's equations plus the law), a closing contact is the
+ * cascade free -> transient -> free (e > 0). NSDAE_INVALID_INPUT when switch k is not a
+ * complementarity with a restitution. *law is built in pool (extending the model's). */
+nsdae_status nsdae_impulse_newton_law(const nsdae_model *m, const nsdae_switches *s, nsdae_expr_pool *pool, int k,
+                                      const nsdae_expr **law, nsdae_error *err);
+
+/* Appends residual (named name, kept by pointer) to the transient list of an input built by
+ * nsdae_impulse_input_from_modes with a transient mode; in is updated. */
+nsdae_status nsdae_impulse_modes_add_transient(nsdae_impulse_modes *store, nsdae_impulse_input *in,
+                                               const nsdae_expr *residual, const char *name, nsdae_error *err);
 
 #endif

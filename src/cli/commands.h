@@ -6,5 +6,6 @@ int nsdae_cmd_simulate(int argc, char **argv);
 int nsdae_cmd_converge(int argc, char **argv);
 int nsdae_cmd_check(int argc, char **argv);
 int nsdae_cmd_analyze(int argc, char **argv);
+int nsdae_cmd_restart(int argc, char **argv);
 
 #endif

@@ -14,6 +14,7 @@ static const struct {
     {"converge", nsdae_cmd_converge, "convergence study over several step sizes"},
     {"check", nsdae_cmd_check, "parse and translate a model, print its MLCS sizes"},
     {"analyze", nsdae_cmd_analyze, "structural analysis of every mode (Sigma-method)"},
+    {"restart", nsdae_cmd_restart, "restart analysis of every mode change: impulses, restart values"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -1,0 +1,190 @@
+/* nsdae restart: exit codes, JSON that parses, and the digest's oracles (digest-impulse 2.9) from
+ * the example model files:
+ *   cup-and-ball at (0.6, -0.8) with v- = (1, -1): inelastic v+ = (0.16, 0.12), elastic (e = 1,
+ *   through the transient Newton-law mode) v+ = (-0.68, 1.24); the file's rope force is -2 p rope,
+ *   the digest's -p lambda, so the rope percussion is half the digest's: 0.7 and 1.4;
+ *   clutch with J1 = 1, J2 = 3, w1- = 4, w2- = 0: w+ = (J1 w1- + J2 w2-)/(J1 + J2) = 1, tau1 percussion -3. */
+#include <criterion/criterion.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static char out_text[1 << 16], err_text[1 << 14];
+
+static void slurp(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, size - 1, f) : 0;
+    buf[n] = '\0';
+    if (f) fclose(f);
+}
+
+/* Runs `nsdae restart ARGS` (paths relative to the source tree) and returns its exit status. */
+static int restart(const char *args)
+{
+    char cmd[2048], path[1024];
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s/nsdae' restart %s >'%s/restart.out' 2>'%s/restart.err'", NSDAE_SOURCE_DIR,
+             NSDAE_BINARY_DIR, args, NSDAE_BINARY_DIR, NSDAE_BINARY_DIR);
+    int st = system(cmd);
+    snprintf(path, sizeof path, "%s/restart.out", NSDAE_BINARY_DIR);
+    slurp(path, out_text, sizeof out_text);
+    snprintf(path, sizeof path, "%s/restart.err", NSDAE_BINARY_DIR);
+    slurp(path, err_text, sizeof err_text);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+#define HAS(buf, s) cr_expect(strstr(buf, s) != NULL, "missing '%s' in:\n%s", s, buf)
+
+/* ---- a minimal JSON checker (RFC 8259 grammar, no semantics) ---- */
+static const char *ws(const char *p)
+{
+    while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') p++;
+    return p;
+}
+
+static const char *value(const char *p);
+
+static const char *string(const char *p)
+{
+    if (*p++ != '"') return NULL;
+    for (; *p && *p != '"'; p++)
+        if (*p == '\\' && !*++p) return NULL;
+    return *p == '"' ? p + 1 : NULL;
+}
+
+static const char *members(const char *p, char close, int keyed)
+{
+    p = ws(p);
+    if (*p == close) return p + 1;
+    for (;;) {
+        if (keyed) {
+            if (!(p = string(ws(p)))) return NULL;
+            p = ws(p);
+            if (*p++ != ':') return NULL;
+        }
+        if (!(p = value(p))) return NULL;
+        p = ws(p);
+        if (*p == close) return p + 1;
+        if (*p++ != ',') return NULL;
+    }
+}
+
+static const char *value(const char *p)
+{
+    p = ws(p);
+    if (*p == '{') return members(p + 1, '}', 1);
+    if (*p == '[') return members(p + 1, ']', 0);
+    if (*p == '"') return string(p);
+    if (!strncmp(p, "null", 4) || !strncmp(p, "true", 4)) return p + 4;
+    if (!strncmp(p, "false", 5)) return p + 5;
+    char *end;
+    strtod(p, &end);
+    return end == p ? NULL : end;
+}
+
+static int json_ok(const char *text)
+{
+    const char *p = value(text);
+    return p && *ws(p) == '\0';
+}
+
+/* The number after `"key": ` in text (first occurrence after `after`), NAN when absent. */
+static double number_after(const char *text, const char *after, const char *key)
+{
+    const char *p = after ? strstr(text, after) : text;
+    char pattern[128];
+    snprintf(pattern, sizeof pattern, "\"%s\": ", key);
+    p = p ? strstr(p, pattern) : NULL;
+    return p ? strtod(p + strlen(pattern), NULL) : NAN;
+}
+
+#define CUP_AT "--at 'x=0.6,y=-0.8,der(x)=1,der(y)=-1,der(der(y))=-9.81'"
+
+Test(restart, cup_and_ball_inelastic_restart_at_the_digest_state)
+{
+    cr_assert_eq(restart("examples/cup_and_ball.nsm --json " CUP_AT), 0, "%s", err_text);
+    cr_assert(json_ok(out_text), "not JSON:\n%s", out_text);
+    HAS(out_text, "\"from\": \"1\", \"to\": \"0\", \"via\": []");
+    HAS(out_text, "\"height\": 1");
+    HAS(out_text, "\"status\": \"ok\"");
+    HAS(out_text, "\"rope@t*\": 1");
+    cr_expect_float_eq(number_after(out_text, "\"restart\"", "der(x)"), 0.16, 1e-12);
+    cr_expect_float_eq(number_after(out_text, "\"restart\"", "der(y)"), 0.12, 1e-12);
+    cr_expect_float_eq(number_after(out_text, "\"restart\"", "x"), 0.6, 1e-14);
+    cr_expect_float_eq(number_after(out_text, "\"impulses\"", "rope"), 0.7, 1e-12);
+}
+
+Test(restart, cup_and_ball_elastic_goes_through_the_newton_law)
+{
+    cr_assert_eq(restart("examples/cup_and_ball.nsm --param e=1 --json " CUP_AT), 0, "%s", err_text);
+    cr_assert(json_ok(out_text), "not JSON:\n%s", out_text);
+    HAS(out_text, "\"from\": \"1\", \"to\": \"1\", \"via\": [\"0\"]");
+    cr_expect_float_eq(number_after(out_text, "\"restart\"", "der(x)"), -0.68, 1e-12);
+    cr_expect_float_eq(number_after(out_text, "\"restart\"", "der(y)"), 1.24, 1e-12);
+    cr_expect_float_eq(number_after(out_text, "\"impulses\"", "rope"), 1.4, 1e-12);
+}
+
+/* Moving outwards, v- = (-1, 1): closing the rope would need the percussion p.v-/(2 L^2) = -0.7 < 0
+ * (a pulling contact): the complementarity sign excludes the closed mode; no change is found there. */
+Test(restart, a_pulling_contact_is_not_the_new_mode)
+{
+    cr_assert_eq(restart("examples/cup_and_ball.nsm --json --from 1 --to 0 --at 'x=0.6,y=-0.8,der(x)=-1,der(y)=1'"), 0,
+                 "%s", err_text);
+    cr_assert(json_ok(out_text), "not JSON:\n%s", out_text);
+    cr_expect_float_eq(number_after(out_text, "\"impulses\"", "rope"), -0.7, 1e-12);
+    HAS(out_text, "\"sign_error\": \"the percussion of rope is -0.7 < 0");
+    cr_expect_eq(restart("examples/cup_and_ball.nsm --at 'x=0.6,y=-0.8,der(x)=-1,der(y)=1'"), 1);
+    cr_assert_eq(restart("examples/cup_and_ball.nsm --json " CUP_AT), 0, "%s", err_text);
+    cr_expect_null(strstr(out_text, "sign_error"), "approaching: a pushing percussion");
+}
+
+Test(restart, clutch_engagement_named_with_from_and_to)
+{
+    cr_assert_eq(restart("examples/clutch_exogenous.nsm --param J2=3 --at w1=4,w2=0 --from 1 --to 0 --json"), 0, "%s",
+                 err_text);
+    cr_assert(json_ok(out_text), "not JSON:\n%s", out_text);
+    cr_expect_float_eq(number_after(out_text, "\"restart\"", "w1"), 1.0, 1e-13);
+    cr_expect_float_eq(number_after(out_text, "\"restart\"", "w2"), 1.0, 1e-13);
+    cr_expect_float_eq(number_after(out_text, "\"impulses\"", "tau1"), -3.0, 1e-13);
+    /* found from time = t_e: the engagement `time >= t_e` becomes true */
+    cr_assert_eq(restart("examples/clutch_exogenous.nsm --param J2=3 --at w1=4,w2=0,time=1 --json"), 0, "%s", err_text);
+    HAS(out_text, "\"from\": \"1\", \"to\": \"0\"");
+    cr_expect_float_eq(number_after(out_text, "\"restart\"", "w2"), 1.0, 1e-13);
+    cr_expect_eq(restart("examples/clutch_exogenous.nsm --at w1=4,w2=0,time=0.5"), 1);
+}
+
+Test(restart, every_change_listed)
+{
+    cr_assert_eq(restart("examples/cup_and_ball.nsm --json"), 0, "%s", err_text);
+    cr_assert(json_ok(out_text), "not JSON:\n%s", out_text);
+    HAS(out_text, "{\"model\": \"cup_and_ball\", \"transitions\": [");
+    HAS(out_text, "\"from\": \"0\", \"to\": \"1\"");
+    HAS(out_text, "\"from\": \"1\", \"to\": \"0\"");
+    cr_expect_null(strstr(out_text, "\"restart\":"), "no numeric restart without --at");
+    cr_assert_eq(restart("examples/clutch_exogenous.nsm"), 0, "%s", err_text);
+    HAS(out_text, "model clutch_exogenous: 2 long modes, 1 switch");
+    HAS(out_text, "status: ok");
+    HAS(out_text, "impulse orders:");
+}
+
+Test(restart, exit_codes)
+{
+    cr_expect_eq(restart("examples/cup_and_ball.nsm --from 1 --to 0"), 2);
+    HAS(err_text, "give --at too");
+    cr_expect_eq(restart("examples/cup_and_ball.nsm --at 'z=1'"), 2);
+    HAS(err_text, "--at 'z=1'");
+    cr_expect_eq(restart("examples/cup_and_ball.nsm --at 'x=abc'"), 2);
+    cr_expect_eq(restart("examples/cup_and_ball.nsm --at x=0.6 --from 1"), 2);
+    cr_expect_eq(restart("examples/cup_and_ball.nsm --at x=0.6 --from 7 --to 0"), 2);
+    cr_expect_eq(restart("examples/cup_and_ball.nsm --bogus"), 2);
+    cr_expect_eq(restart("examples/cup_and_ball.nsm --param nope=1"), 2);
+    /* inside the cup, no gap closing: nothing to restart */
+    cr_expect_eq(restart("examples/cup_and_ball.nsm --at 'x=0.1,y=-0.1'"), 1);
+    HAS(err_text, "name the change with --from and --to");
+    cr_expect_eq(restart("no_such_file.nsm"), 1);
+    cr_expect_eq(restart("--help"), 0);
+    HAS(out_text, "usage: nsdae restart MODEL");
+}
