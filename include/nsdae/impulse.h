@@ -1,5 +1,5 @@
-/* nsdae impulse stage: the structural restart analysis of one mode change (seed 004, digest
- * impulse-001-004 sections 1.4-1.14) and the numeric restart it generates.
+/* nsdae impulse stage: the structural restart analysis of one mode change (Benveniste et al.
+ * 2026, sections 5-9) and the numeric restart it generates.
  *
  * A mode change is (previous long mode, optional transient mode, new long mode). The analysis
  * builds the mode change array (the new mode's completion shifted to t*, t*+e, ..., t*+Ke, plus
@@ -10,7 +10,8 @@
  * (longest path), checks goodness (123)-(125), and generates Procedure 1's restart system: a
  * static system relating the restart values of the new mode's states (and rescaled auxiliaries
  * such as the percussion e*lambda) to the left limits. When it cannot, it says why with the
- * diagnostics D1-D8 of digest 1.13, each naming the array equations and variables involved.
+ * diagnostics D1-D8 (our classification of the failures of Benveniste et al. 2026, section 7.1
+ * and Appendix D), each naming the array equations and variables involved.
  *
  * Input is a small explicit struct (not the model IR itself) so that the mode module can feed it
  * with a thin adapter: per mode the list of equations as residual expressions (lhs - rhs) of one
@@ -18,8 +19,8 @@
  * residual (expressions are hash-consed), as the model IR gives it.
  *
  * Array variables are x^(m) shifted k times, printed "der(x)@t*+e" (k = 1), "x@t*+2e", and
- * "x@t*-" for a pre() left limit. Engineering decisions where the paper is ambiguous (digest
- * [IMPL]/[AMBIG] notes):
+ * "x@t*-" for a pre() left limit. Engineering decisions where the paper is ambiguous
+ * (ours):
  *   - one height K for the whole array, searched in [K_*, K^*] (4.2 item 4 allows one per coupled
  *     block; one height covers the paper's examples);
  *   - past variables: y^(m) shifted k with m + k <= d-_y - 1 (1.6 step B, closed form);
@@ -177,7 +178,8 @@ typedef struct nsdae_impulse_numeric {
 nsdae_status nsdae_impulse_restart(const nsdae_impulse_result *r, const double *left, int max_order,
                                    double *state_plus, double *aux, nsdae_impulse_numeric *num, nsdae_error *err);
 
-/* The brute-force fallback (digest 4.2 item 9): solves the unscaled matched array at a finite
+/* The brute-force fallback (the unscaled array at a small eps, as in Benveniste et al. 2021,
+ * section 2.5.3): solves the unscaled matched array at a finite
  * eps > 0 by Newton from the left limits (past variables are the previous mode's Taylor
  * polynomials, x. = x + eps x'). Same outputs as nsdae_impulse_restart, except that aux[a] is the
  * head variable times eps^mu (comparable with the rescaled restart), or its raw value when mu is
@@ -223,7 +225,7 @@ nsdae_status nsdae_impulse_guard(const nsdae_model *m, const nsdae_switches *s, 
                                  const nsdae_expr **guard, nsdae_error *err);
 
 /* Newton's impact law of the complementarity switch k (a contact `0 <= a _|_ b >= 0 restitution e`,
- * seed 004 (201)): 0 = d/dt a + e pre(d/dt a), the left limits as NSDAE_IMPULSE_PRE leaves. With it
+ * Benveniste et al. 2026, (201)): 0 = d/dt a + e pre(d/dt a), the left limits as NSDAE_IMPULSE_PRE leaves. With it
  * in the transient mode (the closed contact's equations plus the law), a closing contact is the
  * cascade free -> transient -> free (e > 0). NSDAE_INVALID_INPUT when switch k is not a
  * complementarity with a restitution. *law is built in pool (extending the model's). */

@@ -1,5 +1,5 @@
 /* nsdae restart MODEL [--param NAME=VALUE]... [--json] [--at NAME=VALUE,... [--from MODE] [--to MODE]]:
- * the restart analysis (seed 004, issue 10) of every mode change of a model, or the numeric restart
+ * the restart analysis (Benveniste et al. 2026) of every mode change of a model, or the numeric restart
  * of one mode change at a given left-limit state. The analysis itself is the library's
  * (nsdae/impulse.h); this file enumerates the changes, reads the state and prints. */
 #include "cli/commands.h"
@@ -27,7 +27,7 @@ static void usage(FILE *out)
     fputs("usage: nsdae restart MODEL [--param NAME=VALUE[,NAME=VALUE...]]... [--json]\n"
           "       nsdae restart MODEL --at NAME=VALUE[,NAME=VALUE...] [--from MODE] [--to MODE] [--json]\n"
           "\n"
-          "Restart analysis of mode changes (seed 004): for every change between two long modes that\n"
+          "Restart analysis of mode changes (Benveniste et al. 2026): for every change between two long modes that\n"
           "differ in one switch (a state guard crossing, a complementarity closing or opening, an\n"
           "exogenous 'if' on time), the mode change array, its height K, the impulse order of every\n"
           "impulsive variable, Procedure 1's restart equations relating the restart values to the left\n"
@@ -319,7 +319,7 @@ static int print_numeric(const restart_cmd *c, const nsdae_impulse_result *r, co
     return rc;
 }
 
-/* A contact with a nonzero restitution closes through a transient mode (seed 004 section 9):
+/* A contact with a nonzero restitution closes through a transient mode (Benveniste et al. 2026, section 9):
  * free -> (the closed contact's equations + Newton's law) -> free. Returns the switch of such a
  * closing between from and to, or -1 (an inelastic contact, e = 0, goes straight to the closed mode). */
 static int elastic_closing(const restart_cmd *c, const int *from, const int *to)

@@ -1,8 +1,8 @@
-/* nsdae restart: exit codes, JSON that parses, and the digest's oracles (digest-impulse 2.9) from
+/* nsdae restart: exit codes, JSON that parses, and the oracles of Benveniste et al. 2026 (section 9, Appendix E) from
  * the example model files:
  *   cup-and-ball at (0.6, -0.8) with v- = (1, -1): inelastic v+ = (0.16, 0.12), elastic (e = 1,
  *   through the transient Newton-law mode) v+ = (-0.68, 1.24); the file's rope force is -2 p rope,
- *   the digest's -p lambda, so the rope percussion is half the digest's: 0.7 and 1.4;
+ *   the paper's -p lambda, so the rope percussion is half the paper's: 0.7 and 1.4;
  *   clutch with J1 = 1, J2 = 3, w1- = 4, w2- = 0: w+ = (J1 w1- + J2 w2-)/(J1 + J2) = 1, tau1 percussion -3. */
 #include <criterion/criterion.h>
 

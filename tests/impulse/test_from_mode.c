@@ -1,13 +1,13 @@
 /* The mode module's adapter: mode changes of the example models, from the model files alone,
  * reproduce the oracles the hand-built inputs of test_cup_and_ball.c and test_clutch.c assert
- * (digest-impulse 2.9):
+ * (Benveniste et al. 2026, section 9 and Appendix E):
  *   cup-and-ball inelastic (examples/cup_and_ball.nsm, free -> taut): at (0.6, -0.8) with
  *   v- = (1, -1), v+ = v- - (p.v-/L^2) p = (0.16, 0.12). The file writes the rope force as
- *   -2 p rope (gradient of the gap L^2 - |p|^2), the digest as -p lambda: the rope's percussion is
- *   half the digest's lambda percussion 1.4, i.e. 0.7;
+ *   -2 p rope (gradient of the gap L^2 - |p|^2), the paper as -p lambda: the rope's percussion is
+ *   half the paper's lambda percussion 1.4, i.e. 0.7;
  *   the same with e = 1: the cascade free -> transient (closed rope + Newton's law) -> free gives
  *   v+ = v- - 2 (p.v-/L^2) p = (-0.68, 1.24), rope percussion 2.8 / 2 = 1.4;
- *   clutch (examples/clutch_exogenous.nsm, released -> engaged, J1 = 1, J2 = 3 as in digest 2.7):
+ *   clutch (examples/clutch_exogenous.nsm, released -> engaged, J1 = 1, J2 = 3 as in Benveniste et al. 2026, Appendix E):
  *   w1- = 4, w2- = 0 give (J1 + J2) w+ = J1 w1- + J2 w2-, w+ = 1, tau1 percussion J1 (w+ - w1-) = -3. */
 #include <math.h>
 
