@@ -103,7 +103,7 @@ static double number_after(const char *text, const char *after, const char *key)
 
 #define CUP_AT "--at 'x=0.6,y=-0.8,der(x)=1,der(y)=-1,der(der(y))=-9.81'"
 
-Test(restart, cup_and_ball_inelastic_restart_at_the_digest_state)
+Test(restart, cup_and_ball_inelastic_restart_at_the_paper_state)
 {
     cr_assert_eq(restart("examples/cup_and_ball.nsm --json " CUP_AT), 0, "%s", err_text);
     cr_assert(json_ok(out_text), "not JSON:\n%s", out_text);
