@@ -161,10 +161,10 @@ typedef struct nsdae_impulse_numeric {
     int rank, n;                    /* numerical rank of the restart Jacobian, its size */
     double cond;                    /* its 2-norm condition number (INFINITY when singular) */
     int singular;                   /* D7: structurally regular, numerically singular */
-    int nonlinear;                  /* H15: the system is nonlinear in its unknowns: the solution
+    int nonlinear;                  /* the system is nonlinear in its unknowns: the solution
                                        found from the left limits is only locally unique */
     double step;                    /* max-norm distance from the left limits to the solution */
-    double fact_residual;           /* H14: |g| at the left limits when the analysis used facts of the
+    double fact_residual;           /* |g| at the left limits when the analysis used facts of the
                                        guard g (they must nearly hold there); NAN otherwise */
 } nsdae_impulse_numeric;
 

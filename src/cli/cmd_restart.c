@@ -311,7 +311,7 @@ static int print_numeric(const restart_cmd *c, const nsdae_impulse_result *r, co
             if (v->role == NSDAE_IMPULSE_HEAD && v->order == 0 && v->shift == 0 && v->mu == 1 && !isnan(aux[a]))
                 printf("  impulse %s = %.15g\n", nsdae_model_var(c->m, v->var)->name, aux[a]);
         }
-        if (num.nonlinear) puts("  note: the restart system is nonlinear: its solution is only locally unique (H15)");
+        if (num.nonlinear) puts("  note: the restart system is nonlinear: its solution is only locally unique (Newton from the left limits picked this one)");
         if (negative_percussion(c, r, from, to, aux, why, sizeof why)) printf("  sign error: %s\n", why);
     }
     free(plus);

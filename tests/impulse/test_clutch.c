@@ -105,7 +105,7 @@ Test(impulse_clutch, nonlinear_junction_is_still_good)
     int i1 = state_index(r, W1, 0), i2 = state_index(r, W2, 0);
     cr_expect_float_eq(plus[i1], 0.5 * (lo + hi), 1e-12);
     cr_expect_float_eq(plus[i2], plus[i1] + 0.1 * pow(plus[i1], 3), 1e-12);
-    cr_expect_eq(num.nonlinear, 1, "H15: only locally unique");
+    cr_expect_eq(num.nonlinear, 1, "nonlinear restart: only locally unique");
     nsdae_impulse_result_destroy(r);
     change_destroy(&c);
 }
