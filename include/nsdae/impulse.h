@@ -25,7 +25,8 @@
  *     block; one height covers the paper's examples);
  *   - past variables: y^(m) shifted k with m + k <= d-_y - 1 (1.6 step B, closed form);
  *   - facts: f^(m) shifted k <= ell that is a constant multiple of the guard, tested numerically
- *     at pseudo-random points (1.6 [IMPL]);
+ *     at pseudo-random points (1.6 [IMPL]); and f^(m) shifted k with only past variables when the
+ *     previous mode had f^(m) (it holds at the left limits, so it is entailed, not violated);
  *   - Euler identities: per ~-class a star towards its most shifted member (1.4 [IMPL]);
  *   - every state and leading variable of the new mode at the last instant is in the array (the
  *     tail, read as in Lemma 4 and Example 1);

@@ -96,21 +96,47 @@ int imp_proportional(const nsdae_impulse_input *in, const nsdae_expr *r, const n
     return ok;
 }
 
-/* Lemma 3 of Benveniste et al. 2026, made syntactic (our test): f^(m) shifted k is a fact when k <= ell
- * and f^(m) is a constant multiple of the guard g (g shifted k is then entailed up to O(e)). With the
- * guard on s' (Benveniste et al. 2026, Appendix D.3), k1' = -2 (x x' + y y') is the fact, not k1. */
-int imp_is_fact(const imp_ctx *cx, int i, int m, int k)
-{
-    const nsdae_impulse_input *in = cx->in;
-    return k <= cx->ell && in->guard &&
-           imp_proportional(in, cx->dnext[i * (cx->cmax + 1) + m], in->guard, 2 * in->nvars);
-}
-
 static int in_list(const nsdae_impulse_eqs *l, const nsdae_expr *r)
 {
     for (int i = 0; i < l->n; i++)
         if (l->residual[i] == r) return i;
     return -1;
+}
+
+/* Whether the new mode's equation i, differentiated m times and shifted k times, is one the previous
+ * mode already entailed: it is in the previous mode's completion (f^(m) with m <= c-_f) and each of its
+ * variables is past. Each past y^(o) shifted k is the left limit of y^(o) up to O(e) (Euler identities
+ * back to the previous mode, section 5.2 of Benveniste et al. 2026), and `time` is t* + ke, so the
+ * equation holds up to O(e) because the left limits satisfy the previous mode's completion. It has no
+ * dependent variable to match, and it is not violated: like a fact of the guard, it is removed (the
+ * half-wave rectifier's vs = vD + vC when the diode blocks: vD and vC are past, the previous mode had
+ * it). A past-only equation the previous mode did not have (k1' = x x' + y y' at the cup-and-ball's
+ * impact) stays: it is violated, and must-enable makes it D3. */
+static int entailed_by_prev(const imp_ctx *cx, int i, int m, int k)
+{
+    const nsdae_impulse_input *in = cx->in;
+    int p = in_list(&in->prev, in->next.residual[i]);
+    if (p < 0 || !cx->prev.ok || m > cx->prev.c[p]) return 0;
+    int *lv, nl;
+    if (imp_leaves(cx->dnext[i * (cx->cmax + 1) + m], &lv, &nl, NULL) != NSDAE_OK)
+        return 0; /* out of memory: kept, the conservative answer (at worst a D3) */
+    int past = 1;
+    for (int t = 0; t < nl && past; t++)
+        if (lv[2 * t] < in->nvars) past = imp_is_past(cx, lv[2 * t], lv[2 * t + 1], k);
+    free(lv);
+    return past;
+}
+
+/* Lemma 3 of Benveniste et al. 2026, made syntactic (our test): f^(m) shifted k is a fact when k <= ell
+ * and f^(m) is a constant multiple of the guard g (g shifted k is then entailed up to O(e)). With the
+ * guard on s' (Benveniste et al. 2026, Appendix D.3), k1' = -2 (x x' + y y') is the fact, not k1.
+ * Equations the previous mode entailed on past variables alone are facts too (entailed_by_prev). */
+int imp_is_fact(const imp_ctx *cx, int i, int m, int k)
+{
+    const nsdae_impulse_input *in = cx->in;
+    if (k <= cx->ell && in->guard && imp_proportional(in, cx->dnext[i * (cx->cmax + 1) + m], in->guard, 2 * in->nvars))
+        return 1;
+    return entailed_by_prev(cx, i, m, k);
 }
 
 /* Must-enable (Benveniste et al. 2026, (106), with our cascade rule for its section 9): consistency

@@ -48,8 +48,9 @@ static nsdae_status report_conflict(imp_ctx *cx, imp_array *a, const int *var_ma
     nsdae_impulse_diag *d;
     r->verdict = NSDAE_IMPULSE_INCONSISTENT;
     if (e->ndep == 0)
-        d = imp_diag_add(r, "D3", "a must-enable equation involves only variables fixed by the previous mode and is "
-                         "not a fact of the guard: it is violated at the mode change (inconsistent specification)");
+        d = imp_diag_add(r, "D3", "a must-enable equation involves only variables fixed by the previous mode, is "
+                         "not a fact of the guard and not entailed by the previous mode: it is violated at the "
+                         "mode change (inconsistent specification)");
     else
         d = imp_diag_add(r, "D3", "must-enable equations conflict (over-determined): they cannot all be enabled; "
                          "augmenting the array will not change this");
