@@ -30,6 +30,8 @@
  *   - Euler identities: per ~-class a star towards its most shifted member (1.4 [IMPL]);
  *   - every state and leading variable of the new mode at the last instant is in the array (the
  *     tail, read as in Lemma 4 and Example 1);
+ *   - an invariant equation's derivative f^(m) shifted k < K (m >= 1) is not must-enable: its
+ *     ~-equivalent f^(m-1) shifted k+1 is, and the Euler identity makes one of them redundant;
  *   - cascades: must-enable = tail consistency equations, the law T, equations active in all three
  *     modes, Euler identities; new-mode equations the transient mode replaces are enabled before
  *     the tail only for variables no other equation can take (1.14 [IMPL] ii);

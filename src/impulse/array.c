@@ -151,7 +151,10 @@ static int must_enable(const imp_ctx *cx, int i, int m, int k, int K)
                     (in->transient.n == 0 || in_list(&in->transient, r) >= 0);
     if (k == K && m < cx->next.c[i]) return 1;
     if (k == K && in->transient.n == 0) return 1;
-    return invariant;
+    /* f^(m) shifted k, m >= 1, k < K is ~-equivalent to f^(m-1) shifted k+1, also in the array: the
+     * Euler identity between their variables makes one of them redundant (one node of the ~-quotient,
+     * Appendix C, Lemma 11), so only the most shifted member of the class must be enabled */
+    return invariant && !(m >= 1 && k < K);
 }
 
 static nsdae_status add_model_eqs(imp_ctx *cx, imp_array *a, nsdae_error *err)

@@ -99,3 +99,59 @@ Test(impulse_diode_off, a_new_past_only_equation_is_still_inconsistent)
     nsdae_impulse_result_destroy(r);
     change_destroy(&c);
 }
+
+/* A constraint shared by all three modes of a cascade (the ~-equivalent copies of its derivatives
+ * are enabled once, see must_enable). Two beads of mass m on a floor: bead 1 rests on it (contact 1
+ * closed throughout), bead 2 falls on bead 1 with Newton's law of restitution e. By hand: bead 1
+ * cannot move (z1' = 0 before and after), so the law z2'+ - z1'+ = -e (z2'- - z1'-) gives
+ * z2'+ = -e z2'-; with z2'- = -2, e = 0.9: z2'+ = 1.8, and the percussion on bead 2 is
+ * m (z2'+ - z2'-) = 3.8, transmitted unchanged to the floor (bead 1's momentum does not change). */
+Test(impulse_diode_off, impact_on_a_resting_bead_keeps_the_resting_contact)
+{
+    enum { Z1 = 0, Z2 = 1, L1 = 2, L2 = 3, N = 4 };
+    nsdae_error err = {0};
+    nsdae_model *m = parse_model("model beads\n"
+                                 "  parameter r = 0.1; parameter m = 1; parameter g = 9.81; parameter e = 0.9;\n"
+                                 "  var z1; var z2; var l1; var l2;\n"
+                                 "equation\n"
+                                 "  m*der(der(z1)) = -m*g + l1 - l2;\n"
+                                 "  m*der(der(z2)) = -m*g + l2;\n"
+                                 "  0 <= z1 - r _|_ l1 >= 0 restitution e;\n"
+                                 "  0 <= z2 - z1 - 2*r _|_ l2 >= 0 restitution e;\n"
+                                 "end beads;\n");
+    nsdae_switches *sw = NULL;
+    cr_assert_eq(nsdae_mode_switches(m, &sw, &err), NSDAE_OK, "%s", err.message);
+    int apart[2] = {0, 1}, touching[2] = {0, 0}; /* 0: gap = 0, 1: multiplier = 0 */
+    nsdae_expr_pool *pool = NULL;
+    cr_assert_eq(nsdae_expr_pool_create_over(nsdae_model_pool(m), &pool, &err), NSDAE_OK, "%s", err.message);
+    const nsdae_expr *guard = NULL, *law = NULL;
+    cr_assert_eq(nsdae_impulse_guard(m, sw, pool, apart, touching, &guard, &err), NSDAE_OK, "%s", err.message);
+    cr_assert_eq(nsdae_impulse_newton_law(m, sw, pool, 1, &law, &err), NSDAE_OK, "%s", err.message);
+    nsdae_impulse_input in;
+    nsdae_impulse_modes *store = NULL;
+    cr_assert_eq(nsdae_impulse_input_from_modes(m, sw, pool, apart, touching, apart, guard, &in, &store, &err), NSDAE_OK,
+                 "%s", err.message);
+    cr_assert_eq(nsdae_impulse_modes_add_transient(store, &in, law, "newton", &err), NSDAE_OK, "%s", err.message);
+    nsdae_impulse_result *r = NULL;
+    nsdae_impulse_options opt = {-1};
+    cr_assert_eq(nsdae_impulse_analyze(&in, &opt, &r, &err), NSDAE_OK, "%s", err.message);
+    dump(r);
+    cr_assert_eq(r->verdict, NSDAE_IMPULSE_OK, "verdict %s", nsdae_impulse_verdict_name(r->verdict));
+    double left[3 * N] = {0}, plus[8], aux[128];
+    left[Z1] = 0.1, left[Z2] = 0.3, left[N + Z2] = -2, left[2 * N + Z2] = -9.81;
+    nsdae_impulse_numeric num;
+    cr_assert_lt(r->navars, 128);
+    cr_assert_eq(nsdae_impulse_restart(r, left, 2, plus, aux, &num, &err), NSDAE_OK, "%s", err.message);
+    int iv1 = state_index(r, Z1, 1), iv2 = state_index(r, Z2, 1), ip2 = avar_index(r, L2, 0, 0);
+    int ip1 = avar_index(r, L1, 0, 0);
+    cr_assert(iv1 >= 0 && iv2 >= 0 && ip1 >= 0 && ip2 >= 0);
+    cr_expect_float_eq(plus[iv1], 0.0, 1e-14, "z1'+ = %.17g", plus[iv1]);
+    cr_expect_float_eq(plus[iv2], 1.8, 1e-13, "z2'+ = %.17g", plus[iv2]);
+    cr_expect_float_eq(aux[ip2], 3.8, 1e-13, "bead-bead percussion %.17g", aux[ip2]);
+    cr_expect_float_eq(aux[ip1], 3.8, 1e-13, "floor percussion %.17g", aux[ip1]);
+    nsdae_impulse_result_destroy(r);
+    nsdae_impulse_modes_destroy(store);
+    nsdae_expr_pool_destroy(pool);
+    nsdae_mode_switches_destroy(sw);
+    nsdae_model_destroy(m);
+}
