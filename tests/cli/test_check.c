@@ -1,37 +1,11 @@
 /* nsdae check: exit codes, messages and output of the command itself. */
-#include <criterion/criterion.h>
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
-
-static char out_text[1 << 16], err_text[1 << 14];
-
-static void slurp(const char *path, char *buf, size_t size)
-{
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(buf, 1, size - 1, f) : 0;
-    buf[n] = '\0';
-    if (f) fclose(f);
-}
+#include "cli_run.h"
 
 /* Runs `nsdae check ARGS` (paths relative to the source tree) and returns its exit status. */
 static int check(const char *args)
 {
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s/nsdae' check %s >'%s/check.out' 2>'%s/check.err'", NSDAE_SOURCE_DIR,
-             NSDAE_BINARY_DIR, args, NSDAE_BINARY_DIR, NSDAE_BINARY_DIR);
-    int st = system(cmd);
-    char path[1024];
-    snprintf(path, sizeof path, "%s/check.out", NSDAE_BINARY_DIR);
-    slurp(path, out_text, sizeof out_text);
-    snprintf(path, sizeof path, "%s/check.err", NSDAE_BINARY_DIR);
-    slurp(path, err_text, sizeof err_text);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return run_nsdae("check", args);
 }
-
-#define HAS(buf, s) cr_expect(strstr(buf, s) != NULL, "missing '%s' in:\n%s", s, buf)
 
 Test(check, text_output)
 {

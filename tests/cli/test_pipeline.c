@@ -1,36 +1,16 @@
 /* The command line every command shares: --opt=VALUE and --opt VALUE, `--`, exit status 2 for a
  * bad command line, `nsdae help COMMAND`, --example and --param everywhere, write errors and an
  * orderly stop on SIGTERM. */
-#include <criterion/criterion.h>
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
-
-static char out_text[1 << 20], err_text[1 << 16];
-
-static void slurp(const char *path, char *buf, size_t size)
-{
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(buf, 1, size - 1, f) : 0;
-    buf[n] = '\0';
-    if (f) fclose(f);
-}
+#include "cli_run.h"
 
 /* Runs `nsdae ARGS` in the build directory with stdout into stdout_path and stderr captured;
  * returns the exit status. */
 static int nsdae_to(const char *args, const char *stdout_path)
 {
-    char cmd[4096], path[1024];
+    char cmd[4096];
     snprintf(cmd, sizeof cmd, "cd '%s' && OPENBLAS_NUM_THREADS=1 ./nsdae %s >%s 2>pipeline.err", NSDAE_BINARY_DIR,
              args, stdout_path);
-    int st = system(cmd);
-    snprintf(path, sizeof path, "%s/pipeline.out", NSDAE_BINARY_DIR);
-    slurp(path, out_text, sizeof out_text);
-    snprintf(path, sizeof path, "%s/pipeline.err", NSDAE_BINARY_DIR);
-    slurp(path, err_text, sizeof err_text);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return collect_run(system(cmd), "pipeline");
 }
 
 static int nsdae(const char *args)
@@ -38,7 +18,6 @@ static int nsdae(const char *args)
     return nsdae_to(args, "pipeline.out");
 }
 
-#define HAS(buf, s) cr_expect(strstr(buf, s) != NULL, "missing '%s' in:\n%s", s, buf)
 #define EX NSDAE_SOURCE_DIR "/examples/"
 
 /* stdout of `nsdae ARGS`, which must succeed, into a fresh buffer */

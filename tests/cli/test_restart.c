@@ -4,39 +4,15 @@
  *   through the transient Newton-law mode) v+ = (-0.68, 1.24); the file's rope force is -2 p rope,
  *   the paper's -p lambda, so the rope percussion is half the paper's: 0.7 and 1.4;
  *   clutch with J1 = 1, J2 = 3, w1- = 4, w2- = 0: w+ = (J1 w1- + J2 w2-)/(J1 + J2) = 1, tau1 percussion -3. */
-#include <criterion/criterion.h>
+#include "cli_run.h"
 
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
-
-static char out_text[1 << 16], err_text[1 << 14];
-
-static void slurp(const char *path, char *buf, size_t size)
-{
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(buf, 1, size - 1, f) : 0;
-    buf[n] = '\0';
-    if (f) fclose(f);
-}
 
 /* Runs `nsdae restart ARGS` (paths relative to the source tree) and returns its exit status. */
 static int restart(const char *args)
 {
-    char cmd[2048], path[1024];
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s/nsdae' restart %s >'%s/restart.out' 2>'%s/restart.err'", NSDAE_SOURCE_DIR,
-             NSDAE_BINARY_DIR, args, NSDAE_BINARY_DIR, NSDAE_BINARY_DIR);
-    int st = system(cmd);
-    snprintf(path, sizeof path, "%s/restart.out", NSDAE_BINARY_DIR);
-    slurp(path, out_text, sizeof out_text);
-    snprintf(path, sizeof path, "%s/restart.err", NSDAE_BINARY_DIR);
-    slurp(path, err_text, sizeof err_text);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return run_nsdae("restart", args);
 }
-
-#define HAS(buf, s) cr_expect(strstr(buf, s) != NULL, "missing '%s' in:\n%s", s, buf)
 
 /* ---- a minimal JSON checker (RFC 8259 grammar, no semantics) ---- */
 static const char *ws(const char *p)
