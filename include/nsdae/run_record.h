@@ -18,7 +18,7 @@
 #include <nsdae/stepper.h>
 
 typedef enum nsdae_column_format {
-    NSDAE_COLUMN_REAL = 0,    /* printed with 17 significant digits: the double round-trips */
+    NSDAE_COLUMN_REAL = 0,    /* printed with the fewest digits that round-trip (number_text.h) */
     NSDAE_COLUMN_COUNT,       /* a whole number; +inf is printed "inf" (a continuum of solutions) */
     NSDAE_COLUMN_RESIDUAL     /* an error measure: 3 significant digits */
 } nsdae_column_format;

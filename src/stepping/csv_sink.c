@@ -1,5 +1,6 @@
 /* The CSV sink of every engine (csv_sink.h). */
 #include <nsdae/csv_sink.h>
+#include <nsdae/number_text.h>
 
 #include <errno.h>
 #include <math.h>
@@ -82,7 +83,11 @@ static size_t format_cell(char *buf, size_t size, double v, nsdae_column_format 
     int n;
     if (f == NSDAE_COLUMN_RESIDUAL) n = snprintf(buf, size, ",%.3g", v);
     else if (f == NSDAE_COLUMN_COUNT && isinf(v)) n = snprintf(buf, size, ",inf");
-    else n = snprintf(buf, size, ",%.17g", v);
+    else {
+        char text[NSDAE_SHORTEST_SIZE];
+        nsdae_shortest_text(text, sizeof text, v);
+        n = snprintf(buf, size, ",%s", text);
+    }
     return n < 0 ? 0 : (size_t)n;
 }
 
@@ -90,7 +95,9 @@ nsdae_status nsdae_csv_sink_write(nsdae_csv_sink *s, const nsdae_run_record *rec
 {
     if (s->failed) return nsdae_error_set(err, NSDAE_IO, "writing %s failed earlier", s->name);
     if (rec->k % s->thin.every == 0 || rec->k == s->thin.last_step) {
-        size_t used = (size_t)snprintf(s->row, s->row_size, "%.17g", rec->t);
+        char t_text[NSDAE_SHORTEST_SIZE];
+        nsdae_shortest_text(t_text, sizeof t_text, rec->t);
+        size_t used = (size_t)snprintf(s->row, s->row_size, "%s", t_text);
         for (int j = 0; j < s->cols.n; j++)
             used += format_cell(s->row + used, s->row_size - used, rec->values[j], s->cols.format[j]);
         s->row[used++] = '\n';
