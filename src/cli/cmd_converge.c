@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "cli/run_options.h"
 #include "cli/convergence.h"
+#include "cli/plot.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -23,8 +24,8 @@ static const char help[] =
     "                       exact state at T; finest (default otherwise): the run with the\n"
     "                       largest N is the reference\n"
     "  --plot FILE.png      log-log plot of error against h (gnuplot)\n"
-    "  --csv FILE           the table as CSV\n" RUN_OPTIONS_HELP
-    "  -h, --help           this text\n";
+    "  --csv FILE           the table as CSV\n" RUN_OPTIONS_HELP_MODEL RUN_OPTIONS_HELP_SCHEME
+    "  -h, --help           this text\n" RUN_OPTIONS_HELP_TAIL;
 
 static int parse_steps_list(const char *text, long **out, int *count)
 {
@@ -77,7 +78,13 @@ static int parse(int argc, char **argv, run_options *ro, const char **steps_text
         else if (code == OPT_PLOT) *plot_path = value;
         else if (code == OPT_CSV) *csv_path = value;
         else if (code == OPT_REFERENCE) *reference = value;
-        else rc = run_options_apply(ro, "converge", code, value);
+        else if (code == RUN_OPT_STEP)
+            rc = cli_bad_value("converge", "--step", value,
+                               "converge runs h = T/N for each N of --steps N1,N2,...; a fixed step does not apply");
+        else if (code == RUN_OPT_NO_COUNT) {
+            fputs("nsdae converge: --no-count: converge counts no solutions (it compares final states only)\n", stderr);
+            rc = CLI_USAGE;
+        } else rc = run_options_apply(ro, "converge", code, value);
     }
     return rc ? rc : run_options_operands(ro, "converge", argc, argv, first);
 }
@@ -143,6 +150,7 @@ int nsdae_cmd_converge(int argc, char **argv)
     if (!rc && reference && strcmp(reference, "finest") == 0) ref = CONVERGENCE_FINEST;
     else if (!rc && reference && strcmp(reference, "exact") != 0)
         rc = cli_bad_value("converge", "--reference", reference, "expected exact or finest");
+    if (!rc && plot_path && !plot_check("converge", plot_path)) rc = 1; /* before the runs, not after */
     if (!rc) rc = run_load(&ro, "converge");
     if (!rc) {
         if (!reference && (!ro.src.example || ro.moreau)) ref = CONVERGENCE_FINEST;

@@ -7,5 +7,8 @@ int nsdae_cmd_converge(int argc, char **argv);
 int nsdae_cmd_check(int argc, char **argv);
 int nsdae_cmd_analyze(int argc, char **argv);
 int nsdae_cmd_restart(int argc, char **argv);
+int nsdae_cmd_examples(int argc, char **argv);
+int nsdae_cmd_plot(int argc, char **argv);
+int nsdae_cmd_compare(int argc, char **argv);
 
 #endif

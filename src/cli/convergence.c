@@ -80,7 +80,8 @@ int convergence_study(const convergence_runner *run, const run_options *ro, conv
     else if (isnan(order))
         printf("least-squares order: undefined (fewer than two nonzero errors)\n");
     else
-        printf("least-squares order: %.4f (over %d runs)\n", order, used);
+        printf("least-squares order: %.4f (over %d runs%s)\n", order, used,
+               used < nrows ? "; runs with zero error are left out" : "");
     status = 0;
 
     if (csv_path) {
@@ -109,7 +110,7 @@ int convergence_study(const convergence_runner *run, const run_options *ro, conv
         else
             snprintf(title, sizeof title, "%s: error at T = %g (fitted order %.3f)",
                      ro->src.label, run->stop, order);
-        if (!plot_loglog_error(plot_path, title, h, e, nrows, order)) status = 1;
+        if (!plot_loglog_error("converge", plot_path, title, h, e, nrows, order)) status = 1;
         else fprintf(stderr, "nsdae converge: plot written to %s\n", plot_path);
     }
 done:

@@ -15,6 +15,9 @@ static const struct {
     {"check", nsdae_cmd_check, "parse and translate a model, print its MLCS sizes"},
     {"analyze", nsdae_cmd_analyze, "structural analysis of every mode (Sigma-method)"},
     {"restart", nsdae_cmd_restart, "restart analysis of every mode change: impulses, restart values"},
+    {"plot", nsdae_cmd_plot, "plot a run's CSV: trajectories or a phase portrait (gnuplot)"},
+    {"compare", nsdae_cmd_compare, "compare two runs (CSV or Siconos .ref): deviation per column"},
+    {"examples", nsdae_cmd_examples, "list the built-in examples with their parameters and defaults"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

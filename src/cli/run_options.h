@@ -67,12 +67,17 @@ int run_moreau_options(const run_options *o, const char *cmd, const nsdae_lagran
 /* Fills stepper options from the run options and the system's defaults. Returns 0 or CLI_USAGE. */
 int run_stepper_options(const run_options *o, const char *cmd, const nsdae_mlcs *s, nsdae_stepper_options *so);
 
-#define RUN_OPTIONS_HELP                                                                         \
-    "  --example NAME       a built-in example instead of MODEL: rocca-crossing, rocca-repulsive,\n" \
-    "                       relay-decay; with --scheme moreau: bouncing-ball, beads, cup-and-ball\n" \
-    "  --stop T             stop time (default: the model's experiment, else 1)\n"             \
+/* --help text of the shared options, in parts: converge has its own --steps and no --step or
+ * --no-count (each of its runs has h = T/N, and it counts no solutions). */
+#define RUN_OPTIONS_HELP_MODEL                                                                   \
+    "  --example NAME       a built-in example instead of MODEL (list: nsdae examples)\n"       \
+    "  --stop T             stop time (default: the model's experiment, else 1)\n"
+
+#define RUN_OPTIONS_HELP_GRID                                                                    \
     "  --step H             fixed step; the last step is shortened to land on T\n"             \
-    "  --steps N            N steps of h = T/N (default: the model's step, else 100 steps)\n"  \
+    "  --steps N            N steps of h = T/N (default: the model's step, else 100 steps)\n"
+
+#define RUN_OPTIONS_HELP_SCHEME                                                                  \
     "  --scheme S           minnorm (default): minimal-norm implicit Euler, Rocca et al. (15);\n"  \
     "                       euler: implicit Euler keeping the first solution found;\n"         \
     "                       theta: theta-method with minimal-norm selection;\n"                \
@@ -82,8 +87,14 @@ int run_stepper_options(const run_options *o, const char *cmd, const nsdae_mlcs 
     "                       rows with a derivative, in [1/2, 1] (default 1, or the experiment's)\n" \
     "  --param NAME=VALUE[,NAME=VALUE...]\n"                                                   \
     "                       override parameters (repeatable)\n"                                \
-    "  --select-all         minimal norm also over the algebraic unknowns\n"                   \
-    "  --no-count           do not count the solutions of each step (nsol column 0)\n"         \
-    "Options take their value as --opt VALUE or --opt=VALUE; -- ends the options.\n"
+    "  --select-all         minimal norm also over the algebraic unknowns\n"
+
+#define RUN_OPTIONS_HELP_COUNT                                                                   \
+    "  --no-count           do not count the solutions of each step (nsol column 0)\n"
+
+#define RUN_OPTIONS_HELP_TAIL "Options take their value as --opt VALUE or --opt=VALUE; -- ends the options.\n"
+
+#define RUN_OPTIONS_HELP                                                                         \
+    RUN_OPTIONS_HELP_MODEL RUN_OPTIONS_HELP_GRID RUN_OPTIONS_HELP_SCHEME RUN_OPTIONS_HELP_COUNT RUN_OPTIONS_HELP_TAIL
 
 #endif

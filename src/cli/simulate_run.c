@@ -73,7 +73,7 @@ static int output_open(output *o, const char *out_path, const nsdae_time_grid *g
         return 1;
     }
     stop_signal_install();
-    progress_start(&o->prog, grid->n);
+    progress_start(&o->prog, grid->n, o->out == stdout);
     return 0;
 }
 

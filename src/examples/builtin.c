@@ -153,6 +153,18 @@ static const builtin *find(const char *name)
     return NULL;
 }
 
+int nsdae_builtin_params(const char *name, const char **names, double *defaults, int max)
+{
+    const builtin *b = find(name);
+    int n = 0;
+    for (; b && n < MAX_PARAMS && b->params[n].name; n++)
+        if (n < max) {
+            names[n] = b->params[n].name;
+            defaults[n] = b->params[n].value;
+        }
+    return n;
+}
+
 const char *nsdae_builtin_description(const char *name)
 {
     const builtin *b = find(name);

@@ -25,4 +25,8 @@ nsdae_status nsdae_builtin_create(const char *name, const nsdae_param_value *par
  * these parameters. */
 int nsdae_builtin_exact(const char *name, const nsdae_param_value *params, int nparams, double T, double *x);
 
+/* The example's parameters and their defaults, in order: up to max of them into names and
+ * defaults; returns how many it has (0 for an unknown name). */
+int nsdae_builtin_params(const char *name, const char **names, double *defaults, int max);
+
 #endif

@@ -24,4 +24,8 @@ const char *nsdae_builtin_contact_description(const char *name);
 nsdae_status nsdae_builtin_contact_create(const char *name, const nsdae_param_value *params, int nparams,
                                           nsdae_lagrangian **out, nsdae_error *err);
 
+/* The example's parameters and their defaults, in order: up to max of them into names and
+ * defaults; returns how many it has (0 for an unknown name). */
+int nsdae_builtin_contact_params(const char *name, const char **names, double *defaults, int max);
+
 #endif

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int round_trips(char *buf, size_t size, double v, int digits)
 {
@@ -22,5 +23,11 @@ int nsdae_shortest_text(char *buf, size_t size, double v)
         if (round_trips(buf, size, v, mid)) hi = mid;
         else lo = mid + 1;
     }
+    /* %g switches to an exponent when the decimal exponent X >= the precision: 10 would print
+     * "1e+01". Up to 17 digits, more precision (still a round-trip) prints it plainly instead. */
+    char e[NSDAE_SHORTEST_SIZE];
+    snprintf(e, sizeof e, "%.0e", v);
+    int x = atoi(strchr(e, 'e') + 1);
+    if (x >= hi && x < 17) hi = x + 1;
     return snprintf(buf, size, "%.*g", hi, v);
 }
