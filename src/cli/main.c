@@ -1,4 +1,5 @@
 /* The nsdae command: dispatches to subcommands. */
+#include "cli/build_info.h"
 #include "cli/commands.h"
 
 #include <errno.h>
@@ -60,6 +61,16 @@ static int stdout_checked(int rc)
     return rc ? rc : 1;
 }
 
+/* nsdae --version: the version and commit, then one line per library nsdae runs on. */
+static int print_version(void)
+{
+    dependency_version deps[BUILD_INFO_NDEPS];
+    build_info_dependencies(deps);
+    printf("nsdae %s (commit %s)\n", build_info_version(), build_info_commit());
+    for (int i = 0; i < BUILD_INFO_NDEPS; i++) printf("  %-17s %s\n", deps[i].name, deps[i].version);
+    return stdout_checked(0);
+}
+
 /* nsdae help [COMMAND]: the general usage, or the command's own --help. */
 static int help(int argc, char **argv)
 {
@@ -88,10 +99,7 @@ int main(int argc, char **argv)
         print_usage(stdout);
         return 0;
     }
-    if (strcmp(argv[1], "--version") == 0) {
-        printf("nsdae %s\n", NSDAE_VERSION);
-        return 0;
-    }
+    if (strcmp(argv[1], "--version") == 0) return print_version();
     int c = find_command(argv[1]);
     return c < 0 ? unknown_command(argv[1]) : stdout_checked(commands[c].run(argc - 1, argv + 1));
 }

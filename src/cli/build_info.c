@@ -1,0 +1,53 @@
+/* Versions (build_info.h). The commit comes from the build (NSDAE_GIT_COMMIT, read by CMake when it
+ * configures); a library's own run-time report is preferred to its header's, since the library
+ * loaded may not be the one compiled against. */
+#include "cli/build_info.h"
+
+#include <hdf5.h>
+#include <lapacke.h>
+#include <sundials/sundials_config.h>
+
+#include <string.h>
+
+#ifndef NSDAE_GIT_COMMIT
+#define NSDAE_GIT_COMMIT "unknown"
+#endif
+#ifndef NSDAE_SICONOS_VERSION
+#define NSDAE_SICONOS_VERSION "unknown"
+#endif
+
+/* OpenBLAS's own report ("OpenBLAS 0.3.21 DYNAMIC_ARCH ..."); declared here since its cblas.h
+ * would clash with LAPACKE's complex types. */
+extern char *openblas_get_config(void);
+
+const char *build_info_version(void)
+{
+    return NSDAE_VERSION;
+}
+
+const char *build_info_commit(void)
+{
+    return NSDAE_GIT_COMMIT;
+}
+
+void build_info_dependencies(dependency_version deps[BUILD_INFO_NDEPS])
+{
+    deps[0].name = "siconos-numerics";
+    snprintf(deps[0].version, sizeof deps[0].version, "%s", NSDAE_SICONOS_VERSION);
+    deps[1].name = "openblas";
+    const char *cfg = openblas_get_config();
+    /* "OpenBLAS 0.3.21 ..." -> "0.3.21" */
+    if (cfg && strncmp(cfg, "OpenBLAS ", 9) == 0) snprintf(deps[1].version, sizeof deps[1].version, "%.*s",
+                                                          (int)strcspn(cfg + 9, " "), cfg + 9);
+    else snprintf(deps[1].version, sizeof deps[1].version, "%s", cfg ? cfg : "unknown");
+    lapack_int major = 0, minor = 0, patch = 0;
+    LAPACKE_ilaver(&major, &minor, &patch);
+    deps[2].name = "lapack";
+    snprintf(deps[2].version, sizeof deps[2].version, "%d.%d.%d", (int)major, (int)minor, (int)patch);
+    deps[3].name = "sundials";
+    snprintf(deps[3].version, sizeof deps[3].version, "%s", SUNDIALS_VERSION);
+    unsigned hmaj = 0, hmin = 0, hrel = 0;
+    H5get_libversion(&hmaj, &hmin, &hrel);
+    deps[4].name = "hdf5";
+    snprintf(deps[4].version, sizeof deps[4].version, "%u.%u.%u", hmaj, hmin, hrel);
+}
