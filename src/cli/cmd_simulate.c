@@ -4,6 +4,7 @@
 #include "cli/simulate_run.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static const char help[] =
     "usage: nsdae simulate (MODEL | --example NAME) [options]\n"
@@ -15,31 +16,89 @@ static const char help[] =
     "of each contact over the step, its activity flag active_c, and res.\n"
     "\n"
     "options:\n" RUN_OPTIONS_HELP
-    "  --out FILE           write the CSV to FILE (default: standard output)\n"
+    "  --out FILE           write the rows to FILE (default: standard output), and the run's facts\n"
+    "                       (version, commit, model and its sha256, parameters, scheme, grid,\n"
+    "                       tolerances, library versions, wall time, counts) to FILE.json\n"
+    "  --format F           csv (default) or hdf5: one dataset per column, the facts as attributes\n"
+    "                       of the root group (needs --out)\n"
+    "  --sidecar FILE       the facts' JSON to FILE (also when the rows go to standard output)\n"
+    "  --no-sidecar         no JSON facts file\n"
     "  --every K            write every K-th step only (the last step is always written)\n"
+    "  --plot FILE.png      also draw the run with gnuplot: the state columns against time, or\n"
+    "  --vars X1,X2,...     these columns against time, or\n"
+    "  --phase X,Y          Y against X (a phase portrait)\n"
+    "A progress line (share done, steps per second, time left) goes to stderr when it is a terminal\n"
+    "and the rows do not go to that terminal.\n"
     "  -h, --help           this text\n"
     "\n"
     "exit status: 0 done; 1 the model failed, a step had no solution or writing the CSV failed\n"
     "(rows so far are kept); 2 bad command line; 128 + the signal after SIGINT or SIGTERM (the\n"
     "CSV ends with the last whole row, and the message says which).\n";
 
-enum { OPT_OUT = RUN_OPT_END, OPT_EVERY };
+enum { OPT_OUT = RUN_OPT_END, OPT_EVERY, OPT_FORMAT, OPT_SIDECAR, OPT_NO_SIDECAR, OPT_PLOT, OPT_VARS, OPT_PHASE };
 
 static const struct option long_options[] = {
     RUN_LONG_OPTIONS,
     {"steps", required_argument, NULL, RUN_OPT_STEPS},
     {"out", required_argument, NULL, OPT_OUT},
     {"every", required_argument, NULL, OPT_EVERY},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"sidecar", required_argument, NULL, OPT_SIDECAR},
+    {"no-sidecar", no_argument, NULL, OPT_NO_SIDECAR},
+    {"plot", required_argument, NULL, OPT_PLOT},
+    {"vars", required_argument, NULL, OPT_VARS},
+    {"phase", required_argument, NULL, OPT_PHASE},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
+
+/* An option of simulate's own output (not a shared run option): 0 done, 1 not one of them, or
+ * CLI_USAGE after printing. */
+static int apply_output_option(simulate_output *so, int code, const char *value)
+{
+    switch (code) {
+    case OPT_OUT: so->path = value; return 0;
+    case OPT_SIDECAR: so->sidecar = value; return 0;
+    case OPT_NO_SIDECAR: so->no_sidecar = 1; return 0;
+    case OPT_PLOT: so->plot.png = value; return 0;
+    case OPT_VARS: so->plot.vars = value; return 0;
+    case OPT_PHASE: so->plot.phase = value; return 0;
+    case OPT_EVERY:
+        return cli_parse_long(value, &so->every) && so->every >= 1
+                   ? 0 : cli_bad_value("simulate", "--every", value, "expected a whole number >= 1");
+    case OPT_FORMAT:
+        if (strcmp(value, "csv") != 0 && strcmp(value, "hdf5") != 0)
+            return cli_bad_value("simulate", "--format", value, "expected csv or hdf5");
+        so->hdf5 = strcmp(value, "hdf5") == 0;
+        return 0;
+    default: return 1;
+    }
+}
+
+/* Combinations that cannot work, before the model is loaded. */
+static int check_output(const simulate_output *so)
+{
+    if (so->hdf5 && !so->path) {
+        fputs("nsdae simulate: --format hdf5 needs --out FILE (HDF5 is not written to a stream)\n", stderr);
+        return CLI_USAGE;
+    }
+    if ((so->plot.vars || so->plot.phase) && !so->plot.png) {
+        fprintf(stderr, "nsdae simulate: %s needs --plot FILE.png\n", so->plot.vars ? "--vars" : "--phase");
+        return CLI_USAGE;
+    }
+    if (so->sidecar && so->no_sidecar) {
+        fputs("nsdae simulate: give either --sidecar or --no-sidecar, not both\n", stderr);
+        return CLI_USAGE;
+    }
+    return 0;
+}
 
 int nsdae_cmd_simulate(int argc, char **argv)
 {
     run_options ro;
     run_options_init(&ro);
-    const char *out_path = NULL, *value;
-    long every = 1;
+    simulate_output so = {.every = 1};
+    const char *value;
     int code, first, rc = 0;
     cli_options_begin();
     while (!rc && (code = cli_options_next("simulate", argc, argv, "h", long_options, &value, &first)) != CLI_OPT_END) {
@@ -48,15 +107,12 @@ int nsdae_cmd_simulate(int argc, char **argv)
             fputs(help, stdout);
             run_options_free(&ro);
             return 0;
-        } else if (code == OPT_OUT) out_path = value;
-        else if (code == OPT_EVERY) {
-            if (!cli_parse_long(value, &every) || every < 1)
-                rc = cli_bad_value("simulate", "--every", value, "expected a whole number >= 1");
-        } else rc = run_options_apply(&ro, "simulate", code, value);
+        } else if ((rc = apply_output_option(&so, code, value)) == 1) rc = run_options_apply(&ro, "simulate", code, value);
     }
+    if (!rc) rc = check_output(&so);
     if (!rc) rc = run_options_operands(&ro, "simulate", argc, argv, first);
     if (!rc) rc = run_load(&ro, "simulate");
-    if (!rc) rc = simulate_run(&ro, out_path, every);
+    if (!rc) rc = simulate_run(&ro, &so);
     run_options_free(&ro);
     return rc;
 }
