@@ -18,7 +18,8 @@ static const char help[] =
     "options:\n" RUN_OPTIONS_HELP
     "  --out FILE           write the rows to FILE (default: standard output), and the run's facts\n"
     "                       (version, commit, model and its sha256, parameters, scheme, grid,\n"
-    "                       tolerances, library versions, wall time, counts) to FILE.json\n"
+    "                       tolerances, library versions, wall time, counts) to FILE.json when\n"
+    "                       FILE is a regular file\n"
     "  --format F           csv (default) or hdf5: one dataset per column, the facts as attributes\n"
     "                       of the root group (needs --out)\n"
     "  --sidecar FILE       the facts' JSON to FILE (also when the rows go to standard output)\n"

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef struct output {
     const simulate_output *opt;
@@ -189,7 +190,9 @@ static int after_run(output *o, const char *label)
     int rc = 0;
     char path[4200], why[1200];
     const char *sidecar = o->opt->sidecar;
-    if (!sidecar && o->opt->path && !o->opt->no_sidecar) {
+    struct stat st;
+    /* FILE.json next to a file, not /dev/null.json next to a device or a pipe */
+    if (!sidecar && o->opt->path && !o->opt->no_sidecar && stat(o->opt->path, &st) == 0 && S_ISREG(st.st_mode)) {
         snprintf(path, sizeof path, "%s.json", o->opt->path);
         sidecar = path;
     }

@@ -127,6 +127,12 @@ int table_read(const char *path, table *tb, char *why, size_t why_size)
         }
     }
     if (rc == 0 && pending && !tb->ncols && (!table_init(tb, npending, NULL) || !table_append(tb, pending))) rc = -1;
+    /* a two-column table whose first line is "ROWS 2", ROWS the rows after it: Siconos' dimensions */
+    if (rc == 0 && pending && !tb->named && tb->ncols == 2 && npending == 2 && pending[1] == 2.0 &&
+        pending[0] == (double)(tb->nrows - 1) && tb->nrows > 1 && TABLE_AT(tb, 0, 0) == pending[0]) {
+        memmove(tb->data, tb->data + 2, (size_t)(tb->nrows - 1) * 2 * sizeof *tb->data);
+        tb->nrows--;
+    }
     if (rc == 0 && ferror(r->f)) {
         snprintf(why, why_size, "%s: reading failed: %s", path, strerror(errno));
         rc = -2;
