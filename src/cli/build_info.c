@@ -1,17 +1,15 @@
-/* Versions (build_info.h). The commit comes from the build (NSDAE_GIT_COMMIT, read by CMake when it
- * configures); a library's own run-time report is preferred to its header's, since the library
- * loaded may not be the one compiled against. */
+/* Versions (build_info.h). nsdae's own come from the library (version.h); a library's own run-time
+ * report is preferred to its header's, since the library loaded may not be the one compiled
+ * against. */
 #include "cli/build_info.h"
 
 #include <hdf5.h>
 #include <lapacke.h>
+#include <nsdae/version.h>
 #include <sundials/sundials_config.h>
 
 #include <string.h>
 
-#ifndef NSDAE_GIT_COMMIT
-#define NSDAE_GIT_COMMIT "unknown"
-#endif
 #ifndef NSDAE_SICONOS_VERSION
 #define NSDAE_SICONOS_VERSION "unknown"
 #endif
@@ -22,12 +20,12 @@ extern char *openblas_get_config(void);
 
 const char *build_info_version(void)
 {
-    return NSDAE_VERSION;
+    return nsdae_version();
 }
 
 const char *build_info_commit(void)
 {
-    return NSDAE_GIT_COMMIT;
+    return nsdae_git_commit();
 }
 
 void build_info_dependencies(dependency_version deps[BUILD_INFO_NDEPS])

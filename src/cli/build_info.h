@@ -5,8 +5,9 @@
 
 #include <stdio.h>
 
+/* nsdae_version() and nsdae_git_commit() of the library run with (version.h). */
 const char *build_info_version(void);
-const char *build_info_commit(void);   /* "unknown" outside a git checkout */
+const char *build_info_commit(void);
 
 typedef struct dependency_version {
     const char *name;
