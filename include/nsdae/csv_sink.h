@@ -15,6 +15,10 @@
 
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct nsdae_csv_sink nsdae_csv_sink;
 
 /* Which records become rows: every K-th step (k % every == 0) and always the step last_step,
@@ -40,5 +44,9 @@ long nsdae_csv_sink_last_k(const nsdae_csv_sink *sink);
 double nsdae_csv_sink_last_t(const nsdae_csv_sink *sink);
 
 void nsdae_csv_sink_destroy(nsdae_csv_sink *sink);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -50,6 +50,10 @@
 #include <nsdae/model.h>
 #include <nsdae/status.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* In a transient mode's equations, the left limit pre(x_j^(d)) is the VAR leaf (nvars + j, d). */
 #define NSDAE_IMPULSE_PRE(nvars, j) ((nvars) + (j))
 
@@ -239,5 +243,9 @@ nsdae_status nsdae_impulse_newton_law(const nsdae_model *m, const nsdae_switches
  * nsdae_impulse_input_from_modes with a transient mode; in is updated. */
 nsdae_status nsdae_impulse_modes_add_transient(nsdae_impulse_modes *store, nsdae_impulse_input *in,
                                                const nsdae_expr *residual, const char *name, nsdae_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -15,6 +15,10 @@
 
 #include <nsdae/status.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct nsdae_lagrangian {
     int ndof, ncontacts;
 
@@ -50,5 +54,9 @@ nsdae_status nsdae_lagrangian_set_name(nsdae_lagrangian *s, char which, int inde
 
 /* Sizes, callbacks present, q0/v0 finite, restitutions in [0, 1]. */
 nsdae_status nsdae_lagrangian_validate(const nsdae_lagrangian *s, nsdae_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -16,6 +16,10 @@
 
 #include <nsdae/status.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum nsdae_row_kind {
     NSDAE_ROW_EQUALITY = 0,
     NSDAE_ROW_COMPLEMENTARITY = 1,
@@ -123,5 +127,9 @@ nsdae_status nsdae_lcp_workspace_create(nsdae_lcp_workspace **out, nsdae_error *
 void nsdae_lcp_workspace_destroy(nsdae_lcp_workspace *ws);   /* NULL is a no-op */
 nsdae_status nsdae_lcp_minnorm_ws(nsdae_lcp_workspace *ws, const nsdae_mlcp *p, const nsdae_minnorm_spec *spec,
                                   double *z, double *w, nsdae_minnorm_result *result, nsdae_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -15,6 +15,10 @@
 #include <nsdae/lcp.h>
 #include <nsdae/status.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct nsdae_mlcs_phase {
     double *E, *A;   /* ny x ny, column-major */
     double *B;       /* ny x nl */
@@ -58,5 +62,9 @@ int nsdae_mlcs_differential(const nsdae_mlcs *s, int *flags);
 /* The phase at time t and the data b(t), c(t) of that phase with the forcing added. */
 int nsdae_mlcs_phase_index(const nsdae_mlcs *s, double t);
 void nsdae_mlcs_rhs_at(const nsdae_mlcs *s, double t, double *b, double *c);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

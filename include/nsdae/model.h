@@ -20,6 +20,10 @@
 
 #include <nsdae/status.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ==== expression DAG ==================================================================== */
 
 typedef enum nsdae_expr_kind {
@@ -305,5 +309,9 @@ int nsdae_cond_has_var(const nsdae_cond *c);
 
 /* Prints an expression with the model's names (see nsdae_expr_print). */
 size_t nsdae_model_print_expr(const nsdae_model *m, const nsdae_expr *e, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -6,6 +6,10 @@
 #include <nsdae/lagrangian.h>
 #include <nsdae/status.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct nsdae_moreau_options {
     double theta;            /* in [1/2, 1]; <= 0 means 1/2 (Siconos examples use 0.5) */
     double t0, stop;         /* integrate on [t0, stop] */
@@ -50,5 +54,9 @@ typedef struct nsdae_moreau_summary {
 nsdae_status nsdae_moreau_run(const nsdae_lagrangian *s, const nsdae_moreau_options *o,
                               nsdae_contact_callback cb, void *ctx, double *q_end, double *v_end,
                               nsdae_moreau_summary *summary, nsdae_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -17,6 +17,10 @@
 #include <nsdae/status.h>
 #include <nsdae/stepper.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum nsdae_column_format {
     NSDAE_COLUMN_REAL = 0,    /* printed with the fewest digits that round-trip (number_text.h) */
     NSDAE_COLUMN_COUNT,       /* a whole number; +inf is printed "inf" (a continuum of solutions) */
@@ -44,5 +48,9 @@ void nsdae_run_columns_free(nsdae_run_columns *cols);
 nsdae_run_record nsdae_run_record_mlcs(const nsdae_mlcs *s, const nsdae_step_record *rec, double *values);
 nsdae_run_record nsdae_run_record_contact(const nsdae_lagrangian *s, const nsdae_contact_record *rec,
                                           double *values);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -4,6 +4,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum nsdae_status {
     NSDAE_OK = 0,
     NSDAE_INVALID_INPUT,   /* sizes, NaN/Inf, bad option or model: the message says which */
@@ -36,5 +40,9 @@ nsdae_status nsdae_error_set(nsdae_error *err, nsdae_status status, const char *
 
 /* Clears err to NSDAE_OK with an empty message. */
 void nsdae_error_clear(nsdae_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -13,6 +13,10 @@
 #include <nsdae/mlcs.h>
 #include <nsdae/status.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct nsdae_step_problem nsdae_step_problem;
 
 /* Keeps s (not copied: it must outlive the object). */
@@ -24,5 +28,9 @@ void nsdae_step_problem_destroy(nsdae_step_problem *p);
  * (used only when gamma < 1). The view points into p and is valid until the next call or _destroy. */
 const nsdae_mlcp *nsdae_step_problem_build(nsdae_step_problem *p, double t0, double h, double theta,
                                            double gamma, const double *y0, const double *lambda0);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -24,6 +24,10 @@
 #include <nsdae/mlcs.h>
 #include <nsdae/status.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum nsdae_scheme {
     NSDAE_SCHEME_MINNORM = 0,
     NSDAE_SCHEME_EULER,
@@ -77,5 +81,9 @@ long nsdae_stepper_steps(const nsdae_stepper_options *o, double *h);
  * already delivered to cb. */
 nsdae_status nsdae_stepper_run(const nsdae_mlcs *s, const nsdae_stepper_options *o, nsdae_step_callback cb,
                                void *ctx, double *y_end, nsdae_stepper_summary *summary, nsdae_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -22,6 +22,10 @@
 #include <nsdae/model.h>
 #include <nsdae/status.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* "-infinity": the unknown does not occur in the equation. */
 #define NSDAE_SIGMA_NONE INT_MIN
 
@@ -207,5 +211,9 @@ void nsdae_structural_mode_destroy(nsdae_structural_mode *mode);
 
 /* Printable name of x_var^(order) in a mode: "x", "der(x)", "der(der(x))", "der(x, 3)" beyond. */
 void nsdae_structural_deriv_name(const char *var, int order, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -21,6 +21,10 @@
 #include <nsdae/model.h>
 #include <nsdae/status.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* What to compile: views on caller arrays, read during nsdae_tape_create only. */
 typedef struct nsdae_tape_spec {
     const nsdae_expr *const *exprs; /* nexprs >= 0 expressions, non-NULL, repeats allowed */
@@ -71,5 +75,9 @@ typedef struct nsdae_tape_info {
 } nsdae_tape_info;
 
 void nsdae_tape_get_info(const nsdae_tape *t, nsdae_tape_info *info);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

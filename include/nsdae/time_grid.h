@@ -15,6 +15,10 @@
 
 #include <nsdae/status.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct nsdae_time_grid {
     double t0, stop;   /* stop > t0 */
     double h;          /* nominal step; the last one may be shorter */
@@ -32,5 +36,9 @@ double nsdae_time_grid_time(const nsdae_time_grid *g, long k);
 
 /* Length of step k + 1 (from t_k to t_{k+1}): exactly h, except a shortened last step. */
 double nsdae_time_grid_step(const nsdae_time_grid *g, long k);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -27,6 +27,10 @@
 #include <nsdae/mlcs.h>
 #include <nsdae/model.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Where each MLCS unknown comes from (filled by nsdae_translate_mlcs when info != NULL). */
 typedef enum nsdae_unknown_role {
     NSDAE_ROLE_DIFFERENTIAL = 0,  /* y with a non-zero column of E in some phase */
@@ -47,5 +51,9 @@ typedef struct nsdae_translate_info {
 nsdae_status nsdae_translate_mlcs(const nsdae_model *m, nsdae_mlcs **out, nsdae_translate_info **info,
                                   nsdae_error *err);
 void nsdae_translate_info_free(nsdae_translate_info *info);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

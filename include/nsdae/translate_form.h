@@ -14,6 +14,10 @@
 
 #include <nsdae/model.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum nsdae_form {
     NSDAE_FORM_MLCS = 0,      /* nsdae_translate_mlcs */
     NSDAE_FORM_CONTACT        /* nsdae_translate_lagrangian */
@@ -28,5 +32,9 @@ nsdae_form_decision nsdae_translate_form(const nsdae_model *m);
 
 /* "mlcs" or "contact". */
 const char *nsdae_form_name(nsdae_form form);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

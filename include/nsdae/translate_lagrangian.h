@@ -35,10 +35,18 @@
 #include <nsdae/lagrangian.h>
 #include <nsdae/model.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 nsdae_status nsdae_translate_lagrangian(const nsdae_model *m, nsdae_lagrangian **out, nsdae_error *err);
 
 /* Whether the model has an impact law (a complementarity with `restitution`): the models that
  * belong to the Lagrangian form rather than to the MLCS. */
 int nsdae_translate_has_impact_law(const nsdae_model *m);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

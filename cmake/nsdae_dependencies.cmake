@@ -1,0 +1,59 @@
+# What libnsdae and libnsdae_lcp link against, found on this machine by name and given as imported
+# targets: nsdae::siconos_numerics, nsdae::lapacke, nsdae::openblas, nsdae::sundials_ida.
+#
+# Read twice: by nsdae's own build (CMakeLists.txt) and, installed next to nsdaeConfig.cmake, by
+# find_package(nsdae) on the consumer's machine. The exported targets name these targets, never a
+# path of the machine that built nsdae, so the consumer's own copies are the ones linked.
+#
+# Sets NSDAE_MISSING_DEPENDENCIES to a list of what was not found (the reader decides how to fail:
+# the build stops, find_package reports nsdae as not found).
+set(NSDAE_MISSING_DEPENDENCIES "")
+
+# Siconos numerics by hand: its CMake config package demands the whole `siconos` package at an
+# exact 4.5.0 version, which Debian 12's split packages do not satisfy.
+if(NOT TARGET nsdae::siconos_numerics)
+  find_path(SICONOS_NUMERICS_INCLUDE_DIR NAMES MLCP_Solvers.h PATH_SUFFIXES siconos/numerics)
+  find_library(SICONOS_NUMERICS_LIBRARY NAMES siconos_numerics)
+  if(SICONOS_NUMERICS_INCLUDE_DIR AND SICONOS_NUMERICS_LIBRARY)
+    # <prefix>/include/siconos: the numerics headers include "SiconosConfig.h" from there
+    get_filename_component(_nsdae_root "${SICONOS_NUMERICS_INCLUDE_DIR}" DIRECTORY)
+    add_library(nsdae::siconos_numerics UNKNOWN IMPORTED)
+    set_target_properties(nsdae::siconos_numerics PROPERTIES
+      IMPORTED_LOCATION "${SICONOS_NUMERICS_LIBRARY}" INTERFACE_INCLUDE_DIRECTORIES "${_nsdae_root}")
+  else()
+    list(APPEND NSDAE_MISSING_DEPENDENCIES "Siconos numerics (Debian: libsiconos-numerics-dev)")
+  endif()
+endif()
+
+# LAPACKE and OpenBLAS through their pkg-config files.
+find_package(PkgConfig QUIET)
+foreach(_nsdae_dep IN ITEMS lapacke openblas)
+  if(NOT TARGET nsdae::${_nsdae_dep})
+    if(PKG_CONFIG_FOUND)
+      pkg_check_modules(NSDAE_DEP_${_nsdae_dep} QUIET IMPORTED_TARGET ${_nsdae_dep})
+    endif()
+    if(TARGET PkgConfig::NSDAE_DEP_${_nsdae_dep})
+      add_library(nsdae::${_nsdae_dep} INTERFACE IMPORTED)
+      set_target_properties(nsdae::${_nsdae_dep} PROPERTIES
+        INTERFACE_LINK_LIBRARIES PkgConfig::NSDAE_DEP_${_nsdae_dep})
+    else()
+      list(APPEND NSDAE_MISSING_DEPENDENCIES
+           "${_nsdae_dep} through pkg-config (Debian: pkg-config liblapacke-dev libopenblas-dev)")
+    endif()
+  endif()
+endforeach()
+
+# SUNDIALS IDA and its serial vector: Debian ships no pkg-config file for them.
+if(NOT TARGET nsdae::sundials_ida)
+  find_path(SUNDIALS_IDA_INCLUDE_DIR NAMES ida/ida.h)
+  find_library(SUNDIALS_IDA_LIBRARY NAMES sundials_ida)
+  find_library(SUNDIALS_NVECSERIAL_LIBRARY NAMES sundials_nvecserial)
+  if(SUNDIALS_IDA_INCLUDE_DIR AND SUNDIALS_IDA_LIBRARY AND SUNDIALS_NVECSERIAL_LIBRARY)
+    add_library(nsdae::sundials_ida UNKNOWN IMPORTED)
+    set_target_properties(nsdae::sundials_ida PROPERTIES
+      IMPORTED_LOCATION "${SUNDIALS_IDA_LIBRARY}" INTERFACE_INCLUDE_DIRECTORIES "${SUNDIALS_IDA_INCLUDE_DIR}"
+      INTERFACE_LINK_LIBRARIES "${SUNDIALS_NVECSERIAL_LIBRARY}")
+  else()
+    list(APPEND NSDAE_MISSING_DEPENDENCIES "SUNDIALS IDA (Debian: libsundials-dev)")
+  endif()
+endif()
