@@ -41,6 +41,8 @@ static void usage(FILE *out)
           "\n"
           "options:\n"
           "  --param NAME=VALUE[,NAME=VALUE...]  override parameters (repeatable)\n"
+          "  --example NAME     a built-in example: accepted as everywhere, but a built-in is a system\n"
+          "                     without equations, and the restart analysis needs equations\n"
           "  --at NAME=VALUE[,...]  left limits: x=.., der(x)=.., der(der(x))=.., time=..; values not\n"
           "                     given are 0\n"
           "  --from MODE, --to MODE  the change, as codes of 'nsdae analyze --mode' (e.g. 1 and 0)\n"

@@ -156,13 +156,7 @@ static const builtin *find(const char *name)
 int nsdae_builtin_params(const char *name, const char **names, double *defaults, int max)
 {
     const builtin *b = find(name);
-    int n = 0;
-    for (; b && n < MAX_PARAMS && b->params[n].name; n++)
-        if (n < max) {
-            names[n] = b->params[n].name;
-            defaults[n] = b->params[n].value;
-        }
-    return n;
+    return b ? builtin_params_list(b->params, MAX_PARAMS, names, defaults, max) : 0;
 }
 
 const char *nsdae_builtin_description(const char *name)

@@ -37,3 +37,14 @@ nsdae_status builtin_params_resolve(const char *example, const builtin_param *de
     }
     return NSDAE_OK;
 }
+
+int builtin_params_list(const builtin_param *defaults, int ndefaults, const char **names, double *values, int max)
+{
+    int n = 0;
+    for (; n < ndefaults && defaults[n].name; n++)
+        if (n < max) {
+            names[n] = defaults[n].name;
+            values[n] = defaults[n].value;
+        }
+    return n;
+}

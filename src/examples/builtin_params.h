@@ -17,6 +17,10 @@ typedef struct builtin_param {
 nsdae_status builtin_params_resolve(const char *example, const builtin_param *defaults, int max,
                                     const nsdae_param_value *over, int nover, double *p, nsdae_error *err);
 
+/* The names and defaults of a parameter table (up to its first NULL name, at most ndefaults) into
+ * names and values, at most max of them; returns how many the table has. */
+int builtin_params_list(const builtin_param *defaults, int ndefaults, const char **names, double *values, int max);
+
 /* Writes "a, b, c" (the first count names, stopping at a NULL) into buf. */
 void builtin_list_names(char *buf, size_t size, const char *const *names, int count);
 
