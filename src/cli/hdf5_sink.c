@@ -138,6 +138,7 @@ int hdf5_sink_finish(hdf5_sink *s, const run_meta *meta, char *why, size_t why_s
         const meta_entry *e = &meta->e[i];
         ok = e->is_text ? set_text_attribute(root, e->key, e->text) : set_number_attribute(root, e->key, e->number);
     }
+    if (ok && meta && meta->dropped) ok = set_number_attribute(root, "entries_left_out", meta->dropped);
     if (root >= 0) H5Gclose(root);
     if (!ok) return fail(s, "cannot write the run's attributes", why, why_size);
     return H5Fflush(s->file, H5F_SCOPE_GLOBAL) < 0 ? fail(s, "flush", why, why_size) : 0;

@@ -11,7 +11,10 @@
 
 static meta_entry *add(run_meta *m, const char *key)
 {
-    if (m->n == RUN_META_MAX) return NULL; /* the list is sized for every fact; more params are dropped */
+    if (m->n == RUN_META_MAX) { /* sized for every fact and ~100 parameters; the rest are counted */
+        m->dropped++;
+        return NULL;
+    }
     meta_entry *e = &m->e[m->n++];
     snprintf(e->key, sizeof e->key, "%s", key);
     return e;
@@ -62,6 +65,7 @@ static void parameters(run_meta *m, const run_options *ro)
 void run_meta_begin(run_meta *m, const char *command, const run_options *ro)
 {
     m->n = 0;
+    m->dropped = 0;
     meta_text(m, "nsdae.version", build_info_version());
     meta_text(m, "nsdae.commit", build_info_commit());
     meta_text(m, "nsdae.command", command);

@@ -18,6 +18,7 @@ typedef struct meta_entry {
 typedef struct run_meta {
     meta_entry e[RUN_META_MAX];
     int n;
+    int dropped;          /* entries beyond RUN_META_MAX (a model with very many parameters) */
 } run_meta;
 
 void meta_text(run_meta *m, const char *key, const char *text);

@@ -63,6 +63,7 @@ int sidecar_write(const char *path, const run_meta *m, char *why, size_t why_siz
         put_value(f, e);
     }
     if (group[0]) fputs("\n  }", f);
+    if (m->dropped) fprintf(f, ",\n  \"entries_left_out\": %d", m->dropped);
     fputs("\n}\n", f);
     int failed = ferror(f) != 0;
     errno = 0;
