@@ -115,7 +115,9 @@ static void prune(tctx *T)
         free(seen);
         return;
     }
-    qsort(pts.v, (size_t)pts.n, sizeof *pts.v, cmp_double);
+    /* no switching time at all (every guard constant, `if 1 > 0`): the one sample below, t = 0,
+     * selects the constant branches (and qsort must not see the NULL list) */
+    if (pts.n > 1) qsort(pts.v, (size_t)pts.n, sizeof *pts.v, cmp_double);
     for (int i = -1; i < pts.n; i++) {
         double samples[3];
         int ns = 0;
