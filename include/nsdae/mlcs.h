@@ -59,6 +59,12 @@ nsdae_status nsdae_mlcs_validate(const nsdae_mlcs *s, nsdae_error *err);
 /* The differential unknowns: those whose column of E is not zero in some phase. flags: ny entries. */
 int nsdae_mlcs_differential(const nsdae_mlcs *s, int *flags);
 
+/* A structural gap of phase `phase`: an unknown y_j in no row (its columns of E, A and C are zero,
+ * so its value is arbitrary: a continuum of solutions) or a y row with no unknown (its rows of E, A
+ * and B are zero: 0 = b_i(t), redundant or inconsistent). Returns 1 and sets *which ('y' for the
+ * unknown, 'r' for the row) and *index for the first found, 0 when there is none. O(ny (ny + nl)). */
+int nsdae_mlcs_structural_gap(const nsdae_mlcs *s, int phase, char *which, int *index);
+
 /* The phase at time t and the data b(t), c(t) of that phase with the forcing added. */
 int nsdae_mlcs_phase_index(const nsdae_mlcs *s, double t);
 void nsdae_mlcs_rhs_at(const nsdae_mlcs *s, double t, double *b, double *c);

@@ -307,6 +307,10 @@ int nsdae_cond_eval(const nsdae_cond *c, const nsdae_eval_env *env);
 /* Whether c depends on some unknown (0: on time and parameters only). */
 int nsdae_cond_has_var(const nsdae_cond *c);
 
+/* NSDAE_INVALID_INPUT when a parameter, start or dstart value (current parameter values) is NaN
+ * or Inf, naming it with file:line:col and its expression; the translations call it first. */
+nsdae_status nsdae_model_check_finite(const nsdae_model *m, nsdae_error *err);
+
 /* Prints an expression with the model's names (see nsdae_expr_print). */
 size_t nsdae_model_print_expr(const nsdae_model *m, const nsdae_expr *e, char *buf, size_t size);
 

@@ -19,7 +19,7 @@ static const char help[] =
     "then the least-squares order (slope of log error against log h).\n"
     "\n"
     "options:\n"
-    "  --steps N1,N2,...    step counts (at least two; 5 or more for a fitted order)\n"
+    "  --steps N1,N2,...    distinct step counts (at least two; 5 or more for a fitted order)\n"
     "  --reference R        exact (default for built-in MLCS examples with a closed form): the\n"
     "                       exact state at T; finest (default otherwise): the run with the\n"
     "                       largest N is the reference\n"
@@ -37,6 +37,8 @@ static int parse_steps_list(const char *text, long **out, int *count)
     int n = 0, ok = copy != NULL;
     for (char *tok = ok ? strtok_r(copy, ",", &save) : NULL; ok && tok; tok = strtok_r(NULL, ",", &save)) {
         ok = cli_parse_long(tok, &v[n]) && v[n] >= 1;
+        /* a repeated count adds no grid: its zero error difference would read as an exact scheme */
+        for (int k = 0; ok && k < n; k++) ok = v[k] != v[n];
         n += ok;
     }
     free(copy);
@@ -145,7 +147,7 @@ int nsdae_cmd_converge(int argc, char **argv)
     }
     else if (!rc && !parse_steps_list(steps_text, &steps, &nruns))
         rc = cli_bad_value("converge", "--steps", steps_text,
-                           "expected at least two whole numbers >= 1, comma-separated");
+                           "expected at least two distinct whole numbers >= 1, comma-separated");
     convergence_reference ref = CONVERGENCE_EXACT;
     if (!rc && reference && strcmp(reference, "finest") == 0) ref = CONVERGENCE_FINEST;
     else if (!rc && reference && strcmp(reference, "exact") != 0)

@@ -260,6 +260,25 @@ static const char *scheme_name(const run_options *ro)
     return ro->scheme == NSDAE_SCHEME_EULER ? "euler" : ro->scheme == NSDAE_SCHEME_THETA ? "theta" : "minnorm";
 }
 
+/* A structurally singular system still steps (every step's MLCP has a continuum of solutions and
+ * the minimal norm picks one): the run is honest only if it says so. */
+static void warn_structural_gap(const nsdae_mlcs *s, const char *label)
+{
+    for (int p = 0; p < s->nphases; p++) {
+        char which;
+        int i;
+        if (!nsdae_mlcs_structural_gap(s, p, &which, &i)) continue;
+        if (which == 'y')
+            fprintf(stderr, "nsdae simulate: warning: the unknown '%s' appears in no equation", s->y_names[i]);
+        else
+            fprintf(stderr, "nsdae simulate: warning: equation row %d involves no unknown", i + 1);
+        if (s->nphases > 1) fprintf(stderr, " (phase %d)", p);
+        fprintf(stderr, ": the model is structurally singular and its solution is not unique; see 'nsdae analyze "
+                        "%s'\n", label);
+        return;
+    }
+}
+
 static int simulate_mlcs(run_options *ro, output *o)
 {
     nsdae_mlcs *s = NULL;
@@ -267,6 +286,7 @@ static int simulate_mlcs(run_options *ro, output *o)
     nsdae_time_grid grid;
     nsdae_error err = {0};
     int rc = model_source_mlcs(&ro->src, "simulate", &s, NULL);
+    if (!rc) warn_structural_gap(s, ro->src.label);
     if (!rc) rc = run_stepper_options(ro, "simulate", s, &so);
     if (!rc) rc = grid_of("simulate", so.t0, so.stop, so.nsteps, so.step, &grid);
     if (!rc && nsdae_run_columns_mlcs(s, &o->cols, &err) != NSDAE_OK) rc = 1;

@@ -8,10 +8,13 @@
 #include "model/parser_internal.h"
 #include "model/expr_internal.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---- declarations and the model ------------------------------------------------------------- */
 
@@ -388,11 +391,31 @@ nsdae_status nsdae_model_parse_string(const char *text, size_t length, const cha
     return nsdae_model_parse_with(text, length, filename, NULL, 0, out, err);
 }
 
+/* "N MiB" for the limit and the size: a model is reported in the unit it is measured in, not as
+ * the bytes read before giving up. */
+static nsdae_status too_large(const char *path, double bytes, int exact, nsdae_error *err)
+{
+    return nsdae_error_set(err, NSDAE_PARSE, "%s:1:1: model file too large (%s%.1f MiB; the limit is %zu MiB)", path,
+                           exact ? "" : "more than ", bytes / (1 << 20), NSDAE_MODEL_MAX_BYTES >> 20);
+}
+
 nsdae_status nsdae_model_parse_file(const char *path, nsdae_model **out, nsdae_error *err)
 {
     *out = NULL;
     FILE *f = fopen(path, "rb");
-    if (!f) return nsdae_error_set(err, NSDAE_IO, "%s: cannot open the model file", path);
+    if (!f) return nsdae_error_set(err, NSDAE_IO, "%s: cannot open the model file: %s", path, strerror(errno));
+    struct stat sb;
+    if (fstat(fileno(f), &sb) == 0) {
+        nsdae_status st = S_ISDIR(sb.st_mode)
+                              ? nsdae_error_set(err, NSDAE_IO, "%s: is a directory, not a model file", path)
+                          : S_ISREG(sb.st_mode) && (uintmax_t)sb.st_size > NSDAE_MODEL_MAX_BYTES
+                              ? too_large(path, (double)sb.st_size, 1, err)
+                              : NSDAE_OK;
+        if (st != NSDAE_OK) {
+            fclose(f);
+            return st;
+        }
+    }
     size_t cap = 1 << 14, n = 0;
     char *buf = malloc(cap);
     while (buf) {
@@ -407,12 +430,16 @@ nsdae_status nsdae_model_parse_file(const char *path, nsdae_model **out, nsdae_e
         n += got;
         if (got == 0) break;
     }
-    int ioerr = ferror(f);
+    int ioerr = ferror(f) ? errno : 0;
     fclose(f);
     if (!buf) return nsdae_error_set(err, NSDAE_NOMEM, "%s: out of memory reading the model", path);
     if (ioerr) {
         free(buf);
-        return nsdae_error_set(err, NSDAE_IO, "%s: read error", path);
+        return nsdae_error_set(err, NSDAE_IO, "%s: read error: %s", path, strerror(ioerr));
+    }
+    if (n > NSDAE_MODEL_MAX_BYTES) {   /* a pipe or device: its size is known only this far */
+        free(buf);
+        return too_large(path, (double)NSDAE_MODEL_MAX_BYTES, 0, err);
     }
     nsdae_status st = nsdae_model_parse_string(buf, n, path, out, err);
     free(buf);

@@ -23,7 +23,8 @@ nsdae_status nsdae_time_grid_make(double t0, double stop, long nsteps, double st
     if (!(n < (double)LONG_MAX))
         return nsdae_error_set(err, NSDAE_INVALID_INPUT, "time grid: step %g gives more than %ld steps to t = %g",
                                step, LONG_MAX, stop);
-    *g = (nsdae_time_grid){t0, stop, step, n < 1.0 ? 1 : (long)n};
+    /* a step longer than the span is one step of the span: h is what was used, not what was asked */
+    *g = (nsdae_time_grid){t0, stop, n <= 1.0 ? span : step, n < 1.0 ? 1 : (long)n};
     return NSDAE_OK;
 }
 

@@ -123,6 +123,38 @@ int nsdae_mlcs_differential(const nsdae_mlcs *s, int *flags)
     return count;
 }
 
+static int zero_column(const double *M, int rows, int j)
+{
+    for (int i = 0; i < rows; i++)
+        if (M[i + (size_t)j * rows] != 0.0) return 0;
+    return 1;
+}
+
+static int zero_row(const double *M, int rows, int cols, int i)
+{
+    for (int j = 0; j < cols; j++)
+        if (M[i + (size_t)j * rows] != 0.0) return 0;
+    return 1;
+}
+
+int nsdae_mlcs_structural_gap(const nsdae_mlcs *s, int phase, char *which, int *index)
+{
+    const nsdae_mlcs_phase *p = &s->phases[phase];
+    for (int j = 0; j < s->ny; j++)
+        if (zero_column(p->E, s->ny, j) && zero_column(p->A, s->ny, j) && (s->nl == 0 || zero_column(p->C, s->nl, j))) {
+            *which = 'y';
+            *index = j;
+            return 1;
+        }
+    for (int i = 0; i < s->ny; i++)
+        if (zero_row(p->E, s->ny, s->ny, i) && zero_row(p->A, s->ny, s->ny, i) && zero_row(p->B, s->ny, s->nl, i)) {
+            *which = 'r';
+            *index = i;
+            return 1;
+        }
+    return 0;
+}
+
 int nsdae_mlcs_phase_index(const nsdae_mlcs *s, double t)
 {
     if (!s->phase_at) return 0;

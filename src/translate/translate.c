@@ -216,6 +216,8 @@ nsdae_status nsdae_translate_mlcs(const nsdae_model *m, nsdae_mlcs **out, nsdae_
     *out = NULL;
     if (info) *info = NULL;
     if (!m) return nsdae_error_set(err, NSDAE_INVALID_INPUT, "translate: no model");
+    nsdae_status fst = nsdae_model_check_finite(m, err);
+    if (fst != NSDAE_OK) return fst;
     tctx T;
     memset(&T, 0, sizeof T);
     T.m = m;

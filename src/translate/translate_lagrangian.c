@@ -61,6 +61,8 @@ nsdae_status nsdae_translate_lagrangian(const nsdae_model *m, nsdae_lagrangian *
     if (!out) return nsdae_error_set(err, NSDAE_INVALID_INPUT, "translate: no output");
     *out = NULL;
     if (!m) return nsdae_error_set(err, NSDAE_INVALID_INPUT, "translate: no model");
+    nsdae_status fst = nsdae_model_check_finite(m, err);
+    if (fst != NSDAE_OK) return fst;
     lctx L = {0};
     L.m = m;
     L.err = err;

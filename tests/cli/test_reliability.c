@@ -27,3 +27,79 @@ Test(reliability, a_constant_guard_selects_its_branch)
     cr_assert_eq(run_nsdae("check", "tests/cli/models/const_guard_true.nsm"), 0, "%s", err_text);
     HAS(out_text, "phases 1");
 }
+
+/* Writes text to BINARY_DIR/name and returns its path (static buffer). */
+static const char *model_file(const char *name, const char *text)
+{
+    static char path[1024];
+    snprintf(path, sizeof path, "%s/%s", NSDAE_BINARY_DIR, name);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+Test(reliability, a_non_finite_parameter_or_start_value_is_named_where_written)
+{
+    struct {
+        const char *decl, *expect;
+    } cases[] = {
+        {"  parameter a = 0;\n  parameter b = 1/a;\n", "bad.nsm:3:13: parameter 'b' = 1/a evaluates to inf"},
+        {"  parameter b = 10^400;\n", "bad.nsm:2:13: parameter 'b'"},
+        {"  parameter b = exp(1000);\n", "bad.nsm:2:13: parameter 'b'"},
+        {"  parameter b = 1;\n  var y(start = log(-2));\n", "bad.nsm:3:7: the start value of 'y'"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char text[512], args[1200];
+        snprintf(text, sizeof text, "model bad\n%s  var x(start = 1);\nequation\n  der(x) = -b*x;\nend bad;\n",
+                 cases[k].decl);
+        if (strstr(cases[k].decl, "var y")) /* y needs an equation */
+            snprintf(text, sizeof text, "model bad\n%s  var x(start = 1);\nequation\n  der(x) = -b*x;\n  der(y) = 0;\n"
+                                        "end bad;\n", cases[k].decl);
+        snprintf(args, sizeof args, "%s --stop 1", model_file("bad.nsm", text));
+        cr_expect_eq(run_nsdae("simulate", args), 1, "%s", text);
+        HAS(err_text, cases[k].expect);
+        HAS(err_text, "must be finite");
+    }
+}
+
+Test(reliability, a_directory_or_a_huge_file_as_the_model)
+{
+    cr_expect_eq(run_nsdae("check", "examples"), 1);
+    HAS(err_text, "examples: is a directory, not a model file");
+    /* 10 MiB of spaces: reported as 10 MiB, not as the 8 MiB read before giving up */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/huge.nsm", NSDAE_BINARY_DIR);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    cr_assert_eq(ftruncate(fileno(f), 10L << 20), 0);
+    fclose(f);
+    cr_expect_eq(run_nsdae("check", path), 1);
+    HAS(err_text, "model file too large (10.0 MiB; the limit is 4 MiB)");
+    remove(path);
+}
+
+Test(reliability, a_step_longer_than_the_run_reports_the_step_used)
+{
+    cr_assert_eq(run_nsdae("simulate", "examples/rocca_repulsive.nsm --step 2 --stop 1"), 0, "%s", err_text);
+    HAS(err_text, "1 steps of h = 1 to t = 1;");
+}
+
+Test(reliability, converge_refuses_repeated_step_counts)
+{
+    cr_expect_eq(run_nsdae("converge", "--example relay-decay --steps 10,10,10"), 2);
+    HAS(err_text, "--steps '10,10,10'");
+    HAS(err_text, "distinct");
+}
+
+Test(reliability, a_structurally_singular_model_warns)
+{
+    const char *path = model_file("singular.nsm", "model singular\n  var x(start = 1);\n  var y;\nequation\n"
+                                                  "  der(y) = -y;\n  0 = x - x;\nend singular;\n");
+    char args[1200];
+    snprintf(args, sizeof args, "%s --stop 1 --steps 2", path);
+    run_nsdae("simulate", args);
+    HAS(err_text, "the unknown 'x' appears in no equation");
+    HAS(err_text, "see 'nsdae analyze");
+}
