@@ -46,7 +46,9 @@ static int line_pattern(int N, const double *A, double *pinv, double *nul, doubl
     memcpy(a, A, sizeof(double) * (size_t)N * N);
     if (N < 2 || LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'A', 'A', N, N, a, N, sv, u, N, vt, N, superb) != 0)
         return 1;
-    if (!(sv[N - 1] <= NSDAE_TOL_RANK * sv[0]) || !(sv[N - 2] >= NSDAE_TOL_FAST_RCOND * sv[0]))
+    /* sv[0] = 0 (A = 0) has nullity N, not one: both relative tests below pass at 0 <= 0 and the
+     * pseudo-inverse would divide by zero (fuzzing: M = 0, q = 0, equality rows gave z = NaN) */
+    if (!(sv[0] > 0) || !(sv[N - 1] <= NSDAE_TOL_RANK * sv[0]) || !(sv[N - 2] >= NSDAE_TOL_FAST_RCOND * sv[0]))
         return 1;
     for (int j = 0; j < N; j++)
         for (int i = 0; i < N; i++) {   /* pinv = V_r S_r^-1 U_r' */
