@@ -103,3 +103,31 @@ Test(reliability, a_structurally_singular_model_warns)
     HAS(err_text, "the unknown 'x' appears in no equation");
     HAS(err_text, "see 'nsdae analyze");
 }
+
+Test(reliability, tiny_steps_on_the_sliding_mode_of_rocca_repulsive)
+{
+    /* Issue 14, item 7: h = 1e-10 failed at t = 2.4e-9 ("the selected solution violates the MLCP by
+     * 1.02e-06"). Sliding on x1 = 0 (Rocca et al., section 2.5): x1 = 0, z = 1/|B1| = 1,
+     * x2 = B2 z t = t/2. z is an index-2 multiplier: it is found as (x2(t+h) - x2(t)) / (h B2)
+     * from a row with O(1) constants (0 = -1 - x1 - x2 + ...), so its error is a few eps / (h B2)
+     * (4.4e-6 per eps at h = 1e-10); an acceptance relative to the whole problem rejected exactly
+     * that rounding. Asserted: the run completes, x within a few eps per step, z within 16 eps / (h B2). */
+    const double h = 1e-10, B2 = 0.5, eps = 2.220446049250313e-16;
+    cr_assert_eq(run_nsdae("simulate", "examples/rocca_repulsive.nsm --step 1e-10 --stop 1e-7"), 0, "%s", err_text);
+    HAS(err_text, "1000 steps of h = 1e-10 to t = 1e-07");
+    double worst_x1 = 0, worst_x2 = 0, worst_z = 0;
+    int rows = 0;
+    for (char *line = strchr(out_text, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        double t, x1, x2, z;
+        if (sscanf(line + 1, "%lf,%lf,%lf,%lf", &t, &x1, &x2, &z) != 4) continue;
+        if (rows++ == 0) continue; /* the initial row has no multiplier yet */
+        worst_x1 = fmax(worst_x1, fabs(x1));
+        worst_x2 = fmax(worst_x2, fabs(x2 - t / 2) / (rows - 1)); /* per step taken */
+        worst_z = fmax(worst_z, fabs(z - 1));
+    }
+    cr_expect_eq(rows, 1001);
+    /* x to a few eps absolute per step: the sliding rows' constants are of size 1 */
+    cr_expect(worst_x1 <= 16 * eps, "x1 %g", worst_x1);
+    cr_expect(worst_x2 <= 16 * eps, "x2 - t/2 per step = %g", worst_x2);
+    cr_expect(worst_z <= 16 * eps / (h * B2), "z - 1 = %g", worst_z);
+}
