@@ -18,6 +18,7 @@
  * v_free = v_k + h M^-1 F_theta, the step's LCP is 0 <= W P_a + G_a v_free + e_a G_a v_k _|_ P_a >= 0.
  * Option `dissipative` (lagrangian.h) takes e = 1 on active contacts that are separating.
  */
+#include <nsdae/lcp.h>
 #include <nsdae/moreau.h>
 #include <nsdae/time_grid.h>
 #include <nsdae/tolerances.h>
@@ -152,6 +153,12 @@ static nsdae_status impact_step(const nsdae_lagrangian *s, mj_work *w, int m, in
     }
     nsdae_status st = contact_lcp_solve(m, w->W, w->qa, w->Pa, w->wa, err);
     if (st != NSDAE_OK) return st;
+    /* accepted row by row, whichever way it was solved, before the step is written */
+    double viol = nsdae_mlcp_row_violation(&(nsdae_mlcp){m, w->W, w->qa, NULL, NULL, NULL}, w->Pa);
+    if (!(viol <= NSDAE_TOL_RESIDUAL))
+        return nsdae_error_set(err, NSDAE_NUMERICAL,
+                               "the contact LCP's answer violates a row by %.3g of that row's terms (tolerance %g): "
+                               "not written", viol, NSDAE_TOL_RESIDUAL);
     double res = 0.0;
     for (int a = 0; a < m; a++) {
         double r = 0.0;
