@@ -30,8 +30,18 @@ typedef struct nsdae_lagrangian {
     int (*gaps)(const double *q, double *g, void *ctx);
     /* G(q) = dg/dq: ncontacts x ndof, column-major G[c + j*ncontacts]. */
     int (*gap_jacobian)(const double *q, double *G, void *ctx);
-    /* 1 when M does not depend on q: the stepper evaluates and factors it once. */
+    /* 1 when M does not depend on q: the stepper evaluates and factors it once. The stepper finds
+     * M's band itself (zero entries of the evaluated matrix), so a diagonal or banded M costs
+     * O(ndof * band) per solve, not O(ndof^2). */
     int mass_constant;
+    /* Optional structure of G, for large systems (a translator fills it; NULL/0 means use the
+     * dense gap_jacobian): the structurally nonzero entries in compressed rows, contact c having
+     * the columns gap_cols[gap_rowptr[c] .. gap_rowptr[c+1]-1] (increasing), and a callback that
+     * writes their values in that order. Owned by the system (freed by _destroy). */
+    int *gap_rowptr, *gap_cols;    /* ncontacts + 1, gap_rowptr[ncontacts] entries */
+    int (*gap_jacobian_values)(const double *q, double *values, void *ctx);
+    /* 1 when every gap is affine in q (G constant): the stepper evaluates G once. */
+    int gaps_linear;
 
     void *ctx;
     void (*ctx_free)(void *ctx);   /* called by _destroy when not NULL */

@@ -98,6 +98,54 @@ static int find_coordinates(lctx *L)
     return !L->st;
 }
 
+/* The VAR leaves of e (with repeats), into *leaves (malloc'd, the caller frees). A walk of the tree
+ * with an explicit stack: a node shared by several paths is walked once per path, which is
+ * nothing for a gap (a few nodes) and is bounded anyway. Returns the count; -1 when the walk
+ * passes GAP_WALK_LIMIT nodes (the caller then asks every variable, as before), -2 out of memory.
+ * Why a walk: nsdae_expr_max_order and nsdae_expr_diff cost O(pool size) each (memo by node id),
+ * so asking them about every variable of every contact made a column of 1000 beads spend tens of
+ * seconds here (O(N^3)). */
+#define GAP_WALK_LIMIT 1000000L
+static int gap_leaves(const nsdae_expr *e, const nsdae_expr ***leaves)
+{
+    size_t cap = 64, top = 0, nl = 0, lcap = 16;
+    const nsdae_expr **stack = malloc(cap * sizeof *stack);
+    *leaves = malloc(lcap * sizeof **leaves);
+    if (!stack || !*leaves) goto nomem;
+    stack[top++] = e;
+    for (long steps = 0; top > 0; steps++) {
+        if (steps > GAP_WALK_LIMIT) {
+            free(stack);
+            return -1;
+        }
+        const nsdae_expr *n = stack[--top];
+        if (!(n->flags & NSDAE_EXPR_HAS_VAR)) continue;
+        if (n->kind == NSDAE_EXPR_VAR) {
+            if (nl == lcap) {
+                const nsdae_expr **l2 = realloc(*leaves, 2 * lcap * sizeof *l2);
+                if (!l2) goto nomem;
+                *leaves = l2;
+                lcap *= 2;
+            }
+            (*leaves)[nl++] = n;
+            continue;
+        }
+        if (top + 2 > cap) {
+            const nsdae_expr **s2 = realloc(stack, 2 * cap * sizeof *s2);
+            if (!s2) goto nomem;
+            stack = s2;
+            cap *= 2;
+        }
+        if (n->a) stack[top++] = n->a;
+        if (n->b) stack[top++] = n->b;
+    }
+    free(stack);
+    return (int)nl;
+nomem:
+    free(stack);
+    return -2;
+}
+
 /* The gap may use the positions and parameters only. */
 static int check_gap(lctx *L, const lag_contact *c)
 {
@@ -106,7 +154,19 @@ static int check_gap(lctx *L, const lag_contact *c)
         nsdae_lag_fail(L, NSDAE_UNSUPPORTED, c->eq, "the gap uses 'time': it must be a function of the positions");
         return 0;
     }
-    for (int v = 0; v < L->nvars; v++) {
+    /* the first offending variable (in model order), as the scan of every variable found it */
+    const nsdae_expr **leaves = NULL;
+    int nl = gap_leaves(c->gap, &leaves), first = nl == -1 ? 0 : L->nvars;
+    if (nl == -2) {
+        free(leaves);
+        nsdae_lag_nomem(L);
+        return 0;
+    }
+    for (int k = 0; k < nl; k++)
+        if ((leaves[k]->order != 0 || L->coord_of_var[leaves[k]->index] < 0) && leaves[k]->index < first)
+            first = leaves[k]->index;
+    free(leaves);
+    for (int v = first; v < L->nvars; v++) {
         int o = nsdae_expr_max_order(c->gap, v);
         if (o < 0 || (o == 0 && L->coord_of_var[v] >= 0)) continue;
         nsdae_model_print_expr(L->m, c->gap, buf, sizeof buf);
@@ -152,9 +212,23 @@ static int contact_data(lctx *L, lag_contact *c)
         nsdae_lag_nomem(L);
         return 0;
     }
+    /* Differentiate only along the coordinates the gap reads: every other entry of the gradient is
+     * 0 by construction (see gap_leaves for why this matters). */
+    const nsdae_expr *zero = nsdae_expr_const(L->p, 0.0), **leaves = NULL;
+    int nl = gap_leaves(c->gap, &leaves);
+    if (!zero || nl == -2) {
+        free(leaves);
+        nsdae_lag_nomem(L);
+        return 0;
+    }
+    for (int k = 0; k < nl; k++) c->grad[L->coord_of_var[leaves[k]->index]] = c->gap; /* marks: read */
+    for (int j = 0; nl == -1 && j < L->ndof; j++) c->grad[j] = c->gap;
+    free(leaves);
     for (int j = 0; j < L->ndof; j++) {
         nsdae_error e2;
-        if (nsdae_expr_diff(L->p, c->gap, L->coord[j], 0, &c->grad[j], &e2) != NSDAE_OK) {
+        if (!c->grad[j]) {
+            c->grad[j] = zero;
+        } else if (nsdae_expr_diff(L->p, c->gap, L->coord[j], 0, &c->grad[j], &e2) != NSDAE_OK) {
             nsdae_lag_nomem(L);
             return 0;
         }
