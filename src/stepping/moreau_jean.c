@@ -14,7 +14,8 @@
  * F(t_{k+1}, q_k, v_k), exactly Siconos' theta-weighting of the external forces. The scheme stays
  * of order 1 across impacts, the order it has anyway.
  *
- * With W = G_a M^-1 G_a^T (Cholesky factor of M from LAPACK, never an explicit inverse) and
+ * With W = G_a M^-1 G_a^T (banded Cholesky factor of M, never an explicit inverse; G in compressed
+ * rows, so that a step costs what the nonzeros of G and the band of M cost) and
  * v_free = v_k + h M^-1 F_theta, the step's LCP is 0 <= W P_a + G_a v_free + e_a G_a v_k _|_ P_a >= 0.
  * Option `dissipative` (lagrangian.h) takes e = 1 on active contacts that are separating.
  */
@@ -24,8 +25,9 @@
 #include <nsdae/tolerances.h>
 
 #include "stepping/contact_lcp.h"
+#include "stepping/contact_rows.h"
+#include "stepping/mass_factor.h"
 
-#include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,29 +41,34 @@ void nsdae_moreau_defaults(nsdae_moreau_options *o)
     o->nsteps = 100;
 }
 
-/* Every array a run needs, allocated once. */
+/* Every array a run needs, allocated once: a step allocates nothing in the scheme itself. */
 typedef struct mj_work {
     int n, nc;
     double *q, *v, *q1, *v1;     /* n */
-    double *M;                   /* n x n, its Cholesky factor after evaluate_mass */
+    double *M;                   /* n x n, as the mass callback writes it */
+    mass_factor Mf;              /* its banded Cholesky factor */
     double *F0, *F1, *rhs;       /* n */
-    double *g, *G, *Gv;          /* nc, nc x n, nc */
-    double *Ga, *X, *W;          /* active rows: m x n, n x m (M^-1 Ga^T), m x m */
+    double *g, *Gv;              /* nc */
+    contact_rows G;              /* G in compressed rows */
+    double *X, *W;               /* banded M only: n x m (M^-1 Ga^T); m x m */
     double *qa, *Pa, *wa;        /* m */
     double *P;                   /* nc percussions of the step */
-    int *active, *idx;           /* nc flags, m indices */
+    int *active, *idx, *pos;     /* nc flags, m indices, nc positions in idx (-1: inactive) */
 } mj_work;
 
 static void work_free(mj_work *w)
 {
     free(w->q); free(w->v); free(w->q1); free(w->v1); free(w->M); free(w->F0); free(w->F1); free(w->rhs);
-    free(w->g); free(w->G); free(w->Gv); free(w->Ga); free(w->X); free(w->W); free(w->qa); free(w->Pa);
-    free(w->wa); free(w->P); free(w->active); free(w->idx);
+    free(w->g); free(w->Gv); free(w->X); free(w->W); free(w->qa); free(w->Pa);
+    free(w->wa); free(w->P); free(w->active); free(w->idx); free(w->pos);
+    mass_factor_free(&w->Mf);
+    contact_rows_free(&w->G);
 }
 
-static int work_init(mj_work *w, int n, int nc)
+static int work_init(mj_work *w, const nsdae_lagrangian *s)
 {
     memset(w, 0, sizeof *w);
+    const int n = s->ndof, nc = s->ncontacts;
     w->n = n;
     w->nc = nc;
     size_t N = (size_t)n, C = (size_t)nc + 1; /* +1: valid pointers when there is no contact */
@@ -69,89 +76,118 @@ static int work_init(mj_work *w, int n, int nc)
     w->q1 = malloc(N * sizeof(double)); w->v1 = malloc(N * sizeof(double));
     w->M = malloc(N * N * sizeof(double));
     w->F0 = malloc(N * sizeof(double)); w->F1 = malloc(N * sizeof(double)); w->rhs = malloc(N * sizeof(double));
-    w->g = malloc(C * sizeof(double)); w->G = malloc(C * N * sizeof(double)); w->Gv = malloc(C * sizeof(double));
-    w->Ga = malloc(C * N * sizeof(double)); w->X = malloc(C * N * sizeof(double));
+    w->g = malloc(C * sizeof(double)); w->Gv = malloc(C * sizeof(double));
+    w->X = malloc(C * N * sizeof(double)); /* pages touched only when M is not diagonal */
     w->W = malloc(C * C * sizeof(double));
     w->qa = malloc(C * sizeof(double)); w->Pa = malloc(C * sizeof(double)); w->wa = malloc(C * sizeof(double));
     w->P = calloc(C, sizeof(double));
-    w->active = calloc(C, sizeof(int)); w->idx = malloc(C * sizeof(int));
-    return w->q && w->v && w->q1 && w->v1 && w->M && w->F0 && w->F1 && w->rhs && w->g && w->G && w->Gv &&
-           w->Ga && w->X && w->W && w->qa && w->Pa && w->wa && w->P && w->active && w->idx;
+    w->active = calloc(C, sizeof(int)); w->idx = malloc(C * sizeof(int)); w->pos = malloc(C * sizeof(int));
+    nsdae_error e2;
+    int rows = nc > 0 ? contact_rows_init(&w->G, s, &e2) == NSDAE_OK : 1;
+    for (int c = 0; w->pos && c < nc; c++) w->pos[c] = -1;
+    return rows && w->q && w->v && w->q1 && w->v1 && w->M && w->F0 && w->F1 && w->rhs && w->g && w->Gv &&
+           w->X && w->W && w->qa && w->Pa && w->wa && w->P && w->active && w->idx && w->pos;
 }
 
 static nsdae_status evaluate_mass(const nsdae_lagrangian *s, mj_work *w, nsdae_error *err)
 {
     if (s->mass(w->q, w->M, s->ctx) != 0)
         return nsdae_error_set(err, NSDAE_NUMERICAL, "the mass matrix callback failed");
-    lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', w->n, w->M, w->n);
-    if (info != 0)
-        return nsdae_error_set(err, NSDAE_NUMERICAL, "the mass matrix is not positive definite (LAPACK dpotrf: %d)",
-                               (int)info);
-    return NSDAE_OK;
-}
-
-/* Solves M x = b in place for nrhs columns (leading dimension n) with the Cholesky factor L of M
- * (lower triangle, from dpotrf). Written out rather than through dpotrs: for the few degrees of
- * freedom of contact problems the LAPACK/BLAS call overhead costs more than the arithmetic and
- * was most of a step's time. */
-static void cholesky_solve(const double *L, int n, int nrhs, double *b)
-{
-    for (int r = 0; r < nrhs; r++) {
-        double *x = b + (size_t)r * n;
-        for (int i = 0; i < n; i++) { /* L y = b */
-            double sum = x[i];
-            for (int j = 0; j < i; j++) sum -= L[i + (size_t)j * n] * x[j];
-            x[i] = sum / L[i + (size_t)i * n];
-        }
-        for (int i = n - 1; i >= 0; i--) { /* L^T x = y */
-            double sum = x[i];
-            for (int j = i + 1; j < n; j++) sum -= L[j + (size_t)i * n] * x[j];
-            x[i] = sum / L[i + (size_t)i * n];
-        }
-    }
+    return mass_factor_compute(&w->Mf, w->n, w->M, err);
 }
 
 /* Which contacts are active for the step (Siconos' rule, see the top), and G v_k for all. */
 static int select_active(mj_work *w, double h)
 {
-    const int n = w->n, nc = w->nc;
+    const contact_rows *G = &w->G;
     int m = 0;
-    for (int c = 0; c < nc; c++) {
+    for (int c = 0; c < w->nc; c++) {
         double gv = 0.0;
-        for (int j = 0; j < n; j++) gv += w->G[c + (size_t)j * nc] * w->v[j];
+        for (int e = G->rowptr[c]; e < G->rowptr[c + 1]; e++) gv += G->val[e] * w->v[G->cols[e]];
         w->Gv[c] = gv;
         w->active[c] = w->g[c] + 0.5 * h * gv <= NSDAE_MJ_ACTIVATION_THRESHOLD;
         w->P[c] = 0.0;
-        if (w->active[c]) w->idx[m++] = c;
+        if (w->active[c]) {
+            w->pos[c] = m;
+            w->idx[m++] = c;
+        }
     }
     return m;
+}
+
+/* W = G_a M^-1 G_a^T for a diagonal M: W_ab = sum_j G_aj G_bj / m_jj over the columns j the two
+ * rows share, found through the column index (a bead touches two contacts: W is tridiagonal and
+ * costs O(m), where the dense product cost O(m^2 n)). */
+static void delassus_diagonal(mj_work *w, int m)
+{
+    const contact_rows *G = &w->G;
+    const double *d = w->Mf.band;
+    for (int a = 0; a < m; a++) {
+        const int c = w->idx[a];
+        for (int e = G->rowptr[c]; e < G->rowptr[c + 1]; e++) {
+            const int j = G->cols[e];
+            const double gj = G->val[e] / d[j];
+            for (int k = G->colptr[j]; k < G->colptr[j + 1]; k++) {
+                const int b = w->pos[G->crow[k]];
+                if (b >= 0) w->W[a + (size_t)b * m] += gj * G->val[G->centry[k]];
+            }
+        }
+    }
+}
+
+/* W for a banded M: X = M^-1 G_a^T column by column (O(n band) each), then W = G_a X. */
+static void delassus_banded(mj_work *w, int m)
+{
+    const contact_rows *G = &w->G;
+    const int n = w->n;
+    for (int a = 0; a < m; a++) {
+        double *x = w->X + (size_t)a * n;
+        memset(x, 0, (size_t)n * sizeof *x);
+        for (int e = G->rowptr[w->idx[a]]; e < G->rowptr[w->idx[a] + 1]; e++) x[G->cols[e]] = G->val[e];
+        mass_factor_solve(&w->Mf, x);
+    }
+    for (int a = 0; a < m; a++)
+        for (int b = 0; b < m; b++) {
+            double sum = 0.0;
+            for (int e = G->rowptr[w->idx[a]]; e < G->rowptr[w->idx[a] + 1]; e++)
+                sum += G->val[e] * w->X[G->cols[e] + (size_t)b * n];
+            w->W[a + (size_t)b * m] = sum;
+        }
+}
+
+/* v1 += M^-1 G_a^T P_a. */
+static void apply_percussions(mj_work *w, int m)
+{
+    const contact_rows *G = &w->G;
+    for (int a = 0; a < m; a++) {
+        const int c = w->idx[a];
+        w->P[c] = w->Pa[a];
+        if (w->Mf.kd == 0) {
+            for (int e = G->rowptr[c]; e < G->rowptr[c + 1]; e++)
+                w->v1[G->cols[e]] += G->val[e] / w->Mf.band[G->cols[e]] * w->Pa[a];
+        } else {
+            for (int j = 0; j < w->n; j++) w->v1[j] += w->X[j + (size_t)a * w->n] * w->Pa[a];
+        }
+    }
 }
 
 /* The LCP of the m active contacts; on return v1 = v_free + M^-1 G_a^T P_a. */
 static nsdae_status impact_step(const nsdae_lagrangian *s, mj_work *w, int m, int dissipative, double *residual,
                                 nsdae_error *err)
 {
-    const int n = w->n, nc = w->nc;
-    for (int a = 0; a < m; a++)
-        for (int j = 0; j < n; j++) {
-            double gij = w->G[w->idx[a] + (size_t)j * nc];
-            w->Ga[a + (size_t)j * m] = gij;
-            w->X[j + (size_t)a * n] = gij; /* X = G_a^T, then M^-1 G_a^T in place */
-        }
-    cholesky_solve(w->M, n, m, w->X);
+    const contact_rows *G = &w->G;
+    memset(w->W, 0, (size_t)m * (size_t)m * sizeof *w->W);
+    if (w->Mf.kd == 0) delassus_diagonal(w, m);
+    else delassus_banded(w, m);
     for (int a = 0; a < m; a++) {
-        for (int b = 0; b < m; b++) {
-            double sum = 0.0;
-            for (int j = 0; j < n; j++) sum += w->Ga[a + (size_t)j * m] * w->X[j + (size_t)b * n];
-            w->W[a + (size_t)b * m] = sum;
-        }
-        double gvf = 0.0;
-        for (int j = 0; j < n; j++) gvf += w->Ga[a + (size_t)j * m] * w->v1[j];
         const int c = w->idx[a];
-        const double e = dissipative && w->Gv[c] > 0.0 ? 1.0 : s->restitution[c];
-        w->qa[a] = gvf + e * w->Gv[c];
+        double gvf = 0.0;
+        for (int e = G->rowptr[c]; e < G->rowptr[c + 1]; e++) gvf += G->val[e] * w->v1[G->cols[e]];
+        const double rest = dissipative && w->Gv[c] > 0.0 ? 1.0 : s->restitution[c];
+        w->qa[a] = gvf + rest * w->Gv[c];
     }
     nsdae_status st = contact_lcp_solve(m, w->W, w->qa, w->Pa, w->wa, err);
+    for (int a = 0; a < m; a++) w->pos[w->idx[a]] = -1; /* ready for the next step */
     if (st != NSDAE_OK) return st;
     /* accepted row by row, whichever way it was solved, before the step is written */
     double viol = nsdae_mlcp_row_violation(&(nsdae_mlcp){m, w->W, w->qa, NULL, NULL, NULL}, w->Pa);
@@ -167,9 +203,8 @@ static nsdae_status impact_step(const nsdae_lagrangian *s, mj_work *w, int m, in
         /* complementarity residual: |min(w, P)| with w recomputed from P */
         double c = fabs(fmin(r, w->Pa[a]));
         if (c > res) res = c;
-        w->P[w->idx[a]] = w->Pa[a];
-        for (int j = 0; j < n; j++) w->v1[j] += w->X[j + (size_t)a * n] * w->Pa[a];
     }
+    apply_percussions(w, m);
     *residual = res;
     return NSDAE_OK;
 }
@@ -184,13 +219,13 @@ static nsdae_status one_step(const nsdae_lagrangian *s, mj_work *w, double t0, d
     if (s->forces(t0, w->q, w->v, w->F0, s->ctx) != 0 || s->forces(t0 + h, w->q, w->v, w->F1, s->ctx) != 0)
         return nsdae_error_set(err, NSDAE_NUMERICAL, "the forces callback failed");
     for (int j = 0; j < n; j++) w->rhs[j] = h * ((1.0 - theta) * w->F0[j] + theta * w->F1[j]);
-    cholesky_solve(w->M, n, 1, w->rhs);
+    mass_factor_solve(&w->Mf, w->rhs);
     for (int j = 0; j < n; j++) w->v1[j] = w->v[j] + w->rhs[j]; /* v_free */
 
     *nactive = 0;
     *residual = 0.0;
     if (w->nc > 0) {
-        if (s->gaps(w->q, w->g, s->ctx) != 0 || s->gap_jacobian(w->q, w->G, s->ctx) != 0)
+        if (s->gaps(w->q, w->g, s->ctx) != 0 || contact_rows_evaluate(&w->G, s, w->q) != 0)
             return nsdae_error_set(err, NSDAE_NUMERICAL, "the gap callbacks failed");
         int m = select_active(w, h);
         *nactive = m;
@@ -237,7 +272,7 @@ nsdae_status nsdae_moreau_run(const nsdae_lagrangian *s, const nsdae_moreau_opti
     sum.t_end = o->t0;
 
     mj_work w;
-    if (!work_init(&w, s->ndof, s->ncontacts)) {
+    if (!work_init(&w, s)) {
         work_free(&w);
         return nsdae_error_set(err, NSDAE_NOMEM, "moreau: out of memory");
     }
