@@ -203,6 +203,35 @@ static int restitution(lctx *L, lag_contact *c)
     return 1;
 }
 
+/* The gradient of a gap affine in the coordinates it reads (marked non-NULL in c->grad): the
+ * coefficients of its affine decomposition, which are its derivatives, at O(size of the gap)
+ * where nsdae_expr_diff costs O(pool size) per coordinate. Returns 1 when done (every entry set,
+ * or a failure recorded), 0 when the gap is not affine (then differentiate). */
+static int affine_gradient(lctx *L, lag_contact *c)
+{
+    int nl = 0;
+    for (int j = 0; j < L->ndof; j++) nl += c->grad[j] != NULL;
+    if (nl == 0 || nl > 64) return 0;
+    nsdae_leaf leaves[64];
+    const nsdae_expr *coef[64], *rest = NULL, *zero = nsdae_expr_const(L->p, 0.0);
+    int cols[64], k = 0;
+    for (int j = 0; j < L->ndof; j++)
+        if (c->grad[j]) {
+            cols[k] = j;
+            leaves[k++] = (nsdae_leaf){L->coord[j], 0};
+        }
+    nsdae_error e2;
+    nsdae_status st = nsdae_expr_affine(L->p, c->gap, leaves, nl, NULL, 0, NULL, 0, coef, &rest, &e2);
+    if (st == NSDAE_UNSUPPORTED) return 0;
+    if (st != NSDAE_OK || !zero) {
+        nsdae_lag_nomem(L);
+        return 1;
+    }
+    for (int j = 0; j < L->ndof; j++) c->grad[j] = zero;
+    for (int i = 0; i < nl; i++) c->grad[cols[i]] = coef[i];
+    return 1;
+}
+
 static int contact_data(lctx *L, lag_contact *c)
 {
     c->gap = nsdae_lag_bind(L, c->gap);
@@ -224,6 +253,7 @@ static int contact_data(lctx *L, lag_contact *c)
     for (int k = 0; k < nl; k++) c->grad[L->coord_of_var[leaves[k]->index]] = c->gap; /* marks: read */
     for (int j = 0; nl == -1 && j < L->ndof; j++) c->grad[j] = c->gap;
     free(leaves);
+    if (affine_gradient(L, c)) return !L->st;
     for (int j = 0; j < L->ndof; j++) {
         nsdae_error e2;
         if (!c->grad[j]) {

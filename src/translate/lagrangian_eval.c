@@ -12,7 +12,10 @@
 
 typedef struct lag_eval {
     int ndof, ncontacts;
-    nsdae_tape *mass;          /* x = q: M, ndof x ndof column-major */
+    nsdae_tape *mass;          /* x = q: the entries of M that are not the constant 0 ... */
+    int *mass_at;              /* ... at these positions of M (ndof x ndof, column-major) */
+    int mass_nnz;
+    double *mv;                /* their values */
     nsdae_tape *force;         /* x = (q, v), time: F */
     nsdae_tape *gap;           /* x = q: g */
     nsdae_tape *grad;          /* x = q: the structurally nonzero entries of G = dg/dq, in the
@@ -30,6 +33,8 @@ static void lag_eval_free(void *p)
     nsdae_tape_destroy(c->force);
     nsdae_tape_destroy(c->gap);
     nsdae_tape_destroy(c->grad);
+    free(c->mass_at);
+    free(c->mv);
     free(c->gv);
     free(c->qv);
     free(c);
@@ -49,7 +54,36 @@ static int eval(nsdae_tape *t, const double *x, double time, double *values, dou
 static int cb_mass(const double *q, double *M, void *p)
 {
     lag_eval *c = p;
-    return eval(c->mass, q, 0.0, M, NULL, c->ndof * c->ndof);
+    if (eval(c->mass, q, 0.0, c->mv, NULL, c->mass_nnz) != 0) return 1;
+    memset(M, 0, (size_t)c->ndof * (size_t)c->ndof * sizeof *M);
+    for (int k = 0; k < c->mass_nnz; k++) M[c->mass_at[k]] = c->mv[k];
+    return 0;
+}
+
+/* The entries of M that are not the constant 0 (a chain's M is diagonal or banded: ndof or a few
+ * ndof entries to compile and evaluate, not ndof^2). Returns the list (nnz into c) or NULL. */
+static const nsdae_expr **mass_entries(lctx *L, lag_eval *c)
+{
+    const size_t nn = (size_t)L->ndof * (size_t)L->ndof;
+    const nsdae_expr **e = malloc((nn + 1) * sizeof *e);
+    c->mass_at = malloc((nn + 1) * sizeof *c->mass_at);
+    if (!e || !c->mass_at) {
+        free(e);
+        return NULL;
+    }
+    c->mass_nnz = 0;
+    for (size_t k = 0; k < nn; k++) {
+        const nsdae_expr *m = L->mass[k];
+        if (m->kind == NSDAE_EXPR_CONST && m->value == 0.0) continue;
+        c->mass_at[c->mass_nnz] = (int)k;
+        e[c->mass_nnz++] = m;
+    }
+    c->mv = malloc(((size_t)c->mass_nnz + 1) * sizeof *c->mv);
+    if (!c->mv) {
+        free(e);
+        return NULL;
+    }
+    return e;
 }
 
 static int cb_forces(double t, const double *q, const double *v, double *F, void *p)
@@ -138,7 +172,7 @@ int nsdae_lag_install(lctx *L, nsdae_lagrangian *s)
 {
     const int n = L->ndof, nc = L->ncontacts;
     lag_eval *c = calloc(1, sizeof *c);
-    const nsdae_expr **gap = malloc(((size_t)nc + 1) * sizeof *gap), **grad = NULL;
+    const nsdae_expr **gap = malloc(((size_t)nc + 1) * sizeof *gap), **grad = NULL, **mass = NULL;
     nsdae_leaf *in = malloc((2 * (size_t)n + 1) * sizeof *in);
     if (!c || !gap || !in) goto nomem;
     c->ndof = n;
@@ -156,7 +190,8 @@ int nsdae_lag_install(lctx *L, nsdae_lagrangian *s)
     if (nnz < 0 || !(c->gv = malloc(((size_t)nnz + 1) * sizeof *c->gv))) goto nomem;
     c->rowptr = s->gap_rowptr;
     c->cols = s->gap_cols;
-    if (!compile(L, L->mass, n * n, in, n, 0, &c->mass) || !compile(L, L->force, n, in, 2 * n, 0, &c->force) ||
+    if (!(mass = mass_entries(L, c))) goto nomem;
+    if (!compile(L, mass, c->mass_nnz, in, n, 0, &c->mass) || !compile(L, L->force, n, in, 2 * n, 0, &c->force) ||
         !compile(L, gap, nc, in, n, 0, &c->gap) || !compile(L, grad, nnz, in, n, 0, &c->grad))
         goto fail;
     /* constant M: no leaf left in any entry (the stepper then factors it once) */
@@ -172,6 +207,7 @@ int nsdae_lag_install(lctx *L, nsdae_lagrangian *s)
     s->ctx_free = lag_eval_free;
     free(gap);
     free(grad);
+    free(mass);
     free(in);
     return 1;
 nomem:
@@ -180,6 +216,7 @@ fail:
     lag_eval_free(c);
     free(gap);
     free(grad);
+    free(mass);
     free(in);
     return 0;
 }
