@@ -7,7 +7,11 @@
  * Per size: whole process (the `nsdae simulate` command, parse + translate + run, writing only the
  * last CSV row; the peer program run once), loop-only microseconds per step (nsdae through the C
  * API, the peer timing its own time loop), the largest difference of the final states, and at the
- * end the exponent p of a least-squares fit of loop cost ~ N^p.
+ * end the exponent p of a least-squares fit of loop cost ~ N^p. Each figure is the least of up to
+ * three runs (fewer past two seconds), for both sides. The ladders' final states agree to 4e-16
+ * with theta = 1 (N = 10); with theta = 1/2 they differ by about 1e-3 V: Siconos'
+ * EulerMoreauOSI(1/2) and nsdae's theta-method do not weight the step the same way (not resolved
+ * here).
  *
  *   OPENBLAS_NUM_THREADS=1 ./bench_scale [--beads N,N,...] [--ladders N,N,...] [--ladder-stop T]
  *                                        [--no-peer]
@@ -54,8 +58,13 @@ static nsdae_model *load(const char *file, int n, nsdae_error *err)
     return m;
 }
 
-/* Runs a command, returns its wall time (NAN on failure); its first output line into out. */
-static double run_command(const char *cmd, char *out, size_t size)
+/* The machine is shared: every figure is the least of up to RUNS runs (fewer once a side has spent
+ * BUDGET seconds), the same rule for both sides. */
+#define RUNS 3
+#define BUDGET 2.0
+
+/* Runs a command, returns its wall time (NAN on failure); its output into out. */
+static double run_once(const char *cmd, char *out, size_t size)
 {
     double t0 = bench_seconds();
     FILE *p = popen(cmd, "r");
@@ -73,6 +82,24 @@ static double run_command(const char *cmd, char *out, size_t size)
     int rc = pclose(p);
     double t = bench_seconds() - t0;
     return rc == 0 ? t : NAN;
+}
+
+/* The least wall time of up to RUNS runs; out keeps the output of the fastest. */
+static double run_command(const char *cmd, char *out, size_t size)
+{
+    double best = NAN, spent = 0.0;
+    char *tmp = out ? malloc(size) : NULL;
+    for (int k = 0; k < RUNS && spent < BUDGET; k++) {
+        double t = run_once(cmd, tmp, tmp ? size : 0);
+        if (!isfinite(t)) return NAN;
+        spent += t;
+        if (!(t >= best)) {
+            best = t;
+            if (out) memcpy(out, tmp, size);
+        }
+    }
+    free(tmp);
+    return best;
 }
 
 /* "NAME steps seconds x_1 ... x_n" from a peer: loop us/step, the final state into x. */
@@ -111,10 +138,15 @@ static void bead_row(const paths *P, row *r)
         o.nsteps = 0;
         o.step = 1e-3;
         nsdae_moreau_summary sum;
-        double t0 = bench_seconds();
-        if (nsdae_moreau_run(s, &o, NULL, NULL, q, NULL, &sum, &err) == NSDAE_OK)
-            r->loop_us = 1e6 * (bench_seconds() - t0) / (double)sum.steps;
-        r->steps = sum.steps;
+        double spent = 0.0;
+        for (int k = 0; k < RUNS && spent < BUDGET; k++) {
+            double t0 = bench_seconds();
+            if (nsdae_moreau_run(s, &o, NULL, NULL, q, NULL, &sum, &err) != NSDAE_OK) break;
+            double t = bench_seconds() - t0, us = 1e6 * t / (double)sum.steps;
+            spent += t;
+            if (!(us >= r->loop_us)) r->loop_us = us;
+            r->steps = sum.steps;
+        }
     }
     if (!isfinite(r->loop_us)) fprintf(stderr, "bench_scale: beads N = %d: %s\n", r->n, err.message);
     if (P->use_peer) {
@@ -166,12 +198,16 @@ static void ladder_row(const paths *P, double stop, row *r)
         o.step = 1e-5;
         o.count_solutions = 0; /* as Siconos: one solution per step, not how many there are */
         nsdae_stepper_summary sum;
-        double t0 = bench_seconds();
-        if (nsdae_stepper_run(s, &o, NULL, NULL, y, &sum, &err) == NSDAE_OK) {
-            r->loop_us = 1e6 * (bench_seconds() - t0) / (double)sum.steps;
+        double spent = 0.0;
+        for (int k = 0; k < RUNS && spent < BUDGET; k++) {
+            double t0 = bench_seconds();
+            if (nsdae_stepper_run(s, &o, NULL, NULL, y, &sum, &err) != NSDAE_OK) break;
+            double t = bench_seconds() - t0, us = 1e6 * t / (double)sum.steps;
+            spent += t;
+            if (!(us >= r->loop_us)) r->loop_us = us;
+            r->steps = sum.steps;
             ladder_state(s, y, r->n, v);
         }
-        r->steps = sum.steps;
     }
     if (!isfinite(r->loop_us)) fprintf(stderr, "bench_scale: ladder N = %d: %s\n", r->n, err.message);
     if (P->use_peer) {
