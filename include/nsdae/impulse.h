@@ -185,6 +185,11 @@ typedef struct nsdae_impulse_numeric {
 nsdae_status nsdae_impulse_restart(const nsdae_impulse_result *r, const double *left, int max_order,
                                    double *state_plus, double *aux, nsdae_impulse_numeric *num, nsdae_error *err);
 
+/* The same at the event time t* = time: `time` in the equations (a time-dependent input, a time
+ * guard's switching instant) is evaluated there; nsdae_impulse_restart is this at time 0. */
+nsdae_status nsdae_impulse_restart_at(const nsdae_impulse_result *r, const double *left, int max_order, double time,
+                                      double *state_plus, double *aux, nsdae_impulse_numeric *num, nsdae_error *err);
+
 /* The brute-force fallback (the unscaled array at a small eps, as in Benveniste et al. 2021,
  * section 2.5.3): solves the unscaled matched array at a finite
  * eps > 0 by Newton from the left limits (past variables are the previous mode's Taylor

@@ -276,7 +276,7 @@ static int print_numeric(const restart_cmd *c, const nsdae_impulse_result *r, co
     nsdae_error err = {0};
     char why[512];
     int rc = !plus || !aux || !r->system;
-    if (!rc && nsdae_impulse_restart(r, c->left, RESTART_MAX_ORDER, plus, aux, &num, &err) != NSDAE_OK) rc = 1;
+    if (!rc && nsdae_impulse_restart_at(r, c->left, RESTART_MAX_ORDER, c->time, plus, aux, &num, &err) != NSDAE_OK) rc = 1;
     if (num.singular) *status = "numerically-singular";
     if (c->json) {
         printf(", \"restart\": {");
