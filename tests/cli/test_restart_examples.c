@@ -10,15 +10,6 @@
 
 #include <math.h>
 
-static double number_after(const char *text, const char *after, const char *key)
-{
-    const char *p = after ? strstr(text, after) : text;
-    char pattern[128];
-    snprintf(pattern, sizeof pattern, "\"%s\": ", key);
-    p = p ? strstr(p, pattern) : NULL;
-    return p ? strtod(p + strlen(pattern), NULL) : NAN;
-}
-
 #define AT "--at 'x=0.6,y=-0.8,der(x)=1,der(y)=-1'"
 
 Test(restart_examples, elastic_law_in_a_when)
