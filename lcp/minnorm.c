@@ -315,6 +315,7 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
     if ((st = lcp_structure_get(cache, p, orig, &s, &r, err)))
         goto done;
     int k = r.k, m = r.m, N = p->size;
+    counting = counting && m <= NSDAE_LCP_COUNT_MAX_M;   /* counting never makes a call exponential */
     double *t = lcp_arena_doubles(&ar, (size_t)k + 1);
     b.r = &r;
     b.ar = &ar;

@@ -66,6 +66,8 @@ typedef struct nsdae_stepper_summary {
     long steps;              /* steps completed */
     long several;            /* steps whose MLCP had more than one solution (a continuum counts) */
     long continuum;          /* steps whose MLCP had a continuum of solutions */
+    long uncounted;          /* steps whose solutions were not counted (nsol 0: counting is bounded
+                                by NSDAE_LCP_COUNT_MAX_M complementarity rows, or off) */
     double t_end;            /* time reached */
     double h;                /* nominal step */
 } nsdae_stepper_summary;

@@ -91,13 +91,28 @@ static void selection_free(selection *sel)
     free(sel->z_ref);
 }
 
+/* Complementarity rows after box conversion: what counting by enumeration is exponential in. */
+static int complementarity_rows(const nsdae_mlcp *p)
+{
+    int m = 0;
+    for (int i = 0; i < p->size; i++) {
+        nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
+        if (k == NSDAE_ROW_COMPLEMENTARITY)
+            m++;
+        else if (k == NSDAE_ROW_BOX && p->lo[i] != p->hi[i])
+            m += isfinite(p->lo[i]) + isfinite(p->hi[i]);
+    }
+    return m;
+}
+
 static nsdae_status solve_step(const step_mlcp *sm, const nsdae_stepper_options *o, selection *sel,
                                nsdae_lcp_workspace *lws, const double *y0, double *z, double *w, long *nsol,
                                nsdae_error *err)
 {
     if (o->scheme == NSDAE_SCHEME_EULER) {
         nsdae_status st = nsdae_lcp_solve_siconos(&sm->problem, "enum", z, w, err);
-        if (st != NSDAE_OK || !o->count_solutions) {
+        /* counting enumerates 2^m patterns: bounded as minnorm's counting is (nsol 0: not counted) */
+        if (st != NSDAE_OK || !o->count_solutions || complementarity_rows(&sm->problem) > NSDAE_LCP_COUNT_MAX_M) {
             *nsol = 0;
             return st;
         }
@@ -186,6 +201,7 @@ nsdae_status nsdae_stepper_run(const nsdae_mlcs *s, const nsdae_stepper_options 
         sum.steps = k + 1;
         sum.t_end = t1;
         if (nsol > 1 || nsol < 0) sum.several++;
+        if (nsol == 0) sum.uncounted++;
         if (nsol < 0) sum.continuum++;
         rec = (nsdae_step_record){k + 1, t1, y, z + s->ny, nsol, step_mlcp_residual(&sm, z)};
         if (cb && cb(&rec, ctx)) break;
