@@ -44,4 +44,13 @@ echo "-- pc_consumer_cxx"
 echo "== the installed command"
 "$prefix/bin/nsdae" --version
 "$prefix/bin/nsdae" simulate "$model" 2>&1 | tail -2
+echo "== the installed Python module (PYTHONPATH=<prefix>/lib/python3/dist-packages)"
+py=${NSDAE_PYTHON3:-/usr/bin/python3}
+pydir=$(dirname "$(find "$prefix" -path '*/nsdae/__init__.py')")
+export PYTHONPATH=$(dirname "$pydir")
+# sanitizer build: the instrumented library needs its runtime preloaded in the interpreter
+env ${NSDAE_PRELOAD:+LD_PRELOAD=$NSDAE_PRELOAD ASAN_OPTIONS=detect_leaks=0} NSDAE_SOURCE_DIR="$src" \
+    "$py" "$here/../python/test_nsdae.py" 2>&1 | tail -3
+env ${NSDAE_PRELOAD:+LD_PRELOAD=$NSDAE_PRELOAD ASAN_OPTIONS=detect_leaks=0} \
+    "$py" "$prefix/share/nsdae/python/plot_trajectory.py" "$model" "$work/decay.png"
 echo "install test: every consumer ran and checked its numbers"
