@@ -47,7 +47,7 @@ typedef struct nsdae_run_settings {
     double stop;                    /* > 0 */
     long nsteps;                    /* > 0: h = stop / nsteps */
     double step;                    /* > 0: fixed h, the last step shortened to land on stop */
-    double theta, gamma;            /* in [1/2, 1]; 0: unset */
+    double theta, gamma;            /* in [1/2, 1]; 0: unset. gamma: MLCS schemes only */
     int select_algebraic;           /* minimal norm also over the algebraic unknowns */
     int skip_count;                 /* do not count each step's solutions (nsol column 0) */
     const nsdae_run_param *params;  /* nparams parameter overrides, in order (a later one wins) */
@@ -78,8 +78,9 @@ typedef struct nsdae_run nsdae_run;
 /* Return non-zero to stop the run early (then NSDAE_OK). */
 typedef int (*nsdae_run_callback)(const nsdae_run_record *rec, void *ctx);
 
-/* Prepares a run of the model file at path, of a parsed model (m gets the parameter overrides),
- * or of a system built in C (taken over: the run destroys it, also on failure). set may be NULL.
+/* Prepares a run of the model file at path, of a parsed model (m gets the parameter overrides;
+ * the run does not use m afterwards), or of a system built in C (taken over: the run destroys
+ * it, also on failure). set may be NULL.
  * Errors carry the cause: the parser's file:line:col, the translator's, or the setting's name. */
 nsdae_status nsdae_run_prepare_file(const char *path, const nsdae_run_settings *set, nsdae_run **out,
                                     nsdae_error *err);

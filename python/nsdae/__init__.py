@@ -47,7 +47,8 @@ class _Model:
     def __init__(self, model, params=None):
         err = Error()
         self.ptr = ctypes.c_void_p()
-        text = str(model) if not isinstance(model, (bytes, str)) else model
+        text = model if isinstance(model, (bytes, str)) else os.fspath(model)
+        text = text.decode() if isinstance(text, bytes) else text
         if isinstance(text, str) and "\n" in text:
             data = text.encode()
             st = lib.nsdae_model_parse_string(data, len(data), b"<string>", ctypes.byref(self.ptr), ctypes.byref(err))
