@@ -50,8 +50,13 @@ typedef struct nsdae_lagrangian {
     double *restitution;           /* ncontacts, e_c in [0, 1], zero after _create */
     char **q_names, **c_names;     /* ndof and ncontacts names, owned (copied by _set_name) */
 
-    /* Defaults a model may carry (experiment annotation): <= 0 means unset. */
+    /* Defaults a model may carry (experiment annotation): <= 0 and "" mean unset. The scheme is the
+     * experiment's name as written ("minnorm", "euler", "theta", "moreau"), read by the options
+     * builders of the steppers (nsdae_stepper_options_for, nsdae_moreau_options_for), so a C program
+     * runs the model with the scheme its author chose, as the command does. */
     double stop_time, step;
+    char scheme[NSDAE_SCHEME_NAME_SIZE];
+    double theta, gamma;
 } nsdae_lagrangian;
 
 /* ncontacts may be 0 (then it is a smooth mechanical system). Callbacks start NULL. */

@@ -38,7 +38,15 @@ void nsdae_moreau_defaults(nsdae_moreau_options *o)
     memset(o, 0, sizeof *o);
     o->theta = 0.5;
     o->stop = 1.0;
-    o->nsteps = 100;
+    o->step = 0.01;
+}
+
+void nsdae_moreau_options_for(const nsdae_lagrangian *s, nsdae_moreau_options *o)
+{
+    nsdae_moreau_defaults(o);
+    if (s->stop_time > 0) o->stop = s->stop_time;
+    if (s->step > 0) o->step = s->step;
+    if (s->theta > 0) o->theta = s->theta;
 }
 
 /* Every array a run needs, allocated once: a step allocates nothing in the scheme itself. */

@@ -16,8 +16,46 @@ void nsdae_stepper_defaults(nsdae_stepper_options *o)
     memset(o, 0, sizeof *o);
     o->scheme = NSDAE_SCHEME_MINNORM;
     o->stop = 1.0;
-    o->nsteps = 100;
+    o->step = 0.01;
     o->count_solutions = 1;
+}
+
+static const char *const scheme_names[] = {"minnorm", "euler", "theta", "moreau"};
+
+const char *nsdae_scheme_name(nsdae_scheme scheme)
+{
+    return (unsigned)scheme < sizeof scheme_names / sizeof *scheme_names ? scheme_names[scheme] : "unknown";
+}
+
+nsdae_status nsdae_scheme_from_name(const char *name, nsdae_scheme *out, nsdae_error *err)
+{
+    for (size_t i = 0; name && i < sizeof scheme_names / sizeof *scheme_names; i++)
+        if (strcmp(name, scheme_names[i]) == 0) {
+            *out = (nsdae_scheme)i;
+            return NSDAE_OK;
+        }
+    return nsdae_error_set(err, NSDAE_INVALID_INPUT, "scheme '%s' is not one of minnorm, euler, theta, moreau",
+                           name ? name : "(null)");
+}
+
+nsdae_status nsdae_stepper_options_for(const nsdae_mlcs *s, nsdae_stepper_options *o, nsdae_error *err)
+{
+    nsdae_stepper_defaults(o);
+    if (s->stop_time > 0) o->stop = s->stop_time;
+    if (s->step > 0) o->step = s->step;
+    if (s->scheme[0]) {
+        nsdae_error e;
+        if (nsdae_scheme_from_name(s->scheme, &o->scheme, &e) != NSDAE_OK)
+            return nsdae_error_set(err, NSDAE_INVALID_INPUT, "experiment %s", e.message);
+        if (o->scheme == NSDAE_SCHEME_MOREAU)
+            return nsdae_error_set(err, NSDAE_UNSUPPORTED, "experiment scheme 'moreau' runs the contact form "
+                                                           "(Moreau-Jean), not an MLCS stepper");
+    }
+    if (o->scheme != NSDAE_SCHEME_EULER) {
+        if (s->theta > 0) o->theta = s->theta;
+        if (s->gamma > 0) o->gamma = s->gamma;
+    }
+    return NSDAE_OK;
 }
 
 static double scheme_theta(const nsdae_stepper_options *o)
@@ -45,6 +83,9 @@ static nsdae_status check_options(const nsdae_mlcs *s, const nsdae_stepper_optio
     if (o->scheme == NSDAE_SCHEME_EULER && theta != 1.0)
         return nsdae_error_set(err, NSDAE_INVALID_INPUT, "stepper: the plain Euler scheme has theta = 1, not %g",
                                theta);
+    if (o->scheme == NSDAE_SCHEME_MOREAU)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "stepper: the moreau scheme runs the contact form "
+                                                         "(nsdae_moreau_run), not an MLCS");
     if (o->scheme != NSDAE_SCHEME_MINNORM && o->scheme != NSDAE_SCHEME_EULER && o->scheme != NSDAE_SCHEME_THETA)
         return nsdae_error_set(err, NSDAE_INVALID_INPUT, "stepper: unknown scheme %d", (int)o->scheme);
     return nsdae_mlcs_validate(s, err);
