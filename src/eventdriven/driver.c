@@ -22,6 +22,7 @@ typedef struct driver {
     SUNMatrix A;
     SUNLinearSolver ls;
     int *dirs, *found;
+    long ida_steps;          /* IDA steps before the last re-initialisation (IDAReInit resets IDA's count) */
     char ida_message[256];   /* IDA's last error text (it never prints: the handler keeps it) */
 } driver;
 
@@ -95,6 +96,8 @@ static nsdae_status driver_open(driver *d, double t0, const nsdae_events_options
 static nsdae_status driver_mode(driver *d, double t, int reinit, nsdae_error *err)
 {
     d->p->mode_setup(N_VGetArrayPointer(d->id), d->dirs, d->p->self);
+    long nst = 0;
+    if (reinit && IDAGetNumSteps(d->ida, &nst) == 0) d->ida_steps += nst;
     int flag = reinit ? IDAReInit(d->ida, t, d->z, d->zp) : 0;
     if (!flag) flag = IDASetId(d->ida, d->id);
     if (!flag && d->p->nroots > 0) flag = IDASetRootDirection(d->ida, d->dirs);
@@ -223,7 +226,7 @@ static nsdae_status drive(driver *d, run_state *rs, const nsdae_events_options *
     }
     long nst = 0;
     IDAGetNumSteps(d->ida, &nst);
-    sum->ida_steps += nst;
+    sum->ida_steps = d->ida_steps + nst;
     sum->t_end = t;
     return st;
 }

@@ -18,7 +18,8 @@ typedef struct ed_problem {
     /* dF/dz + cj dF/dz', column-major n x n; NULL: IDA's difference quotients. */
     void (*jacobian)(double t, double cj, double *J, void *self);
     int (*roots)(double t, const double *z, double *g, void *self);
-    /* Per mode: id[i] = 1 for a differential unknown, 0 for an algebraic one; root directions. */
+    /* Per mode: id[i] = 0 for an unknown left out of IDA's error test (the algebraic unknowns of an
+     * index-2 mode: their error does not shrink with the step), 1 otherwise; root directions. */
     void (*mode_setup)(double *id, int *dirs, void *self);
     /* An exogenous switch in (ta, tb]: returns 1 and its time *ts (the first time of the new phase,
      * found to the last bit), else 0. NULL: none. */
