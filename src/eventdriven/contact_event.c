@@ -214,6 +214,33 @@ static nsdae_status contact_forces(contact_problem *cp, contact_work *w, const d
     return NSDAE_OK;
 }
 
+/* The closed contacts' positions projected on g = 0 (Gauss-Newton along G^T, the minimal
+ * displacement): the root is located to IDA's tolerance only, and in the closed mode the constraint
+ * row g = 0 at a small IDA step h asks for a multiplier mu ~ g / h that the Newton iteration of
+ * IDA cannot find (the cup-and-ball's rope fails at h = 1e-17 otherwise). */
+static nsdae_status project_closed(contact_problem *cp, contact_work *w, double t, double *z, nsdae_error *err)
+{
+    const int nd = cp->nd, nc = cp->nc;
+    int ns = 0;
+    for (int c = 0; c < nc; c++)
+        if (cp->closed[c]) w->S[ns++] = c;
+    for (int it = 0; ns && it < 4; it++) {
+        if (contact_eval(cp, t, z, z + nd)) return nsdae_error_set(err, NSDAE_NUMERICAL, "contact: a model callback failed at t = %.17g", t);
+        for (int a = 0; a < ns; a++) {
+            for (int b = 0; b < ns; b++) {
+                double s = 0;
+                for (int j = 0; j < nd; j++) s += cp->G[w->S[a] + j * nc] * cp->G[w->S[b] + j * nc];
+                w->W[a + b * ns] = s;
+            }
+            w->qv[a] = cp->g[w->S[a]];
+        }
+        if (ed_dense_solve(ns, w->W, w->qv, 1)) return nsdae_error_set(err, NSDAE_NUMERICAL, "contact: the closed contacts' constraints are dependent at t = %.17g", t);
+        for (int a = 0; a < ns; a++)
+            for (int j = 0; j < nd; j++) z[j] -= cp->G[w->S[a] + j * nc] * w->qv[a];
+    }
+    return NSDAE_OK;
+}
+
 /* The consistent derivatives of the new mode: q' = v, M v' = F + G^T lambda. */
 static nsdae_status restart_derivatives(contact_problem *cp, double t, const double *z, double *zp, nsdae_error *err)
 {
@@ -278,6 +305,7 @@ nsdae_status contact_event(double *t, const int *roots, int exogenous, double *z
         z[2 * nd + nc + c] = 0;
         now_closed += cp->closed[c];
     }
+    if (!st) st = project_closed(cp, &w, *t, z, err);
     if (!st) st = restart_derivatives(cp, *t, z, zp, err);
     work_free(&w);
     if (st) return st;

@@ -189,7 +189,7 @@ static nsdae_status drive(driver *d, run_state *rs, const nsdae_events_options *
 {
     const ed_problem *p = d->p;
     double t_last_event = -INFINITY;
-    int same = 0;
+    int same = 0, tiny = 0;
     nsdae_status st = NSDAE_OK;
     while (!st && !rs->stop && rs->k <= rs->grid.n) {
         double tout = nsdae_time_grid_time(&rs->grid, rs->k);
@@ -203,6 +203,15 @@ static nsdae_status drive(driver *d, run_state *rs, const nsdae_events_options *
         if (flag < 0)
             return nsdae_error_set(err, NSDAE_NUMERICAL, "IDA failed at t = %.17g in mode %s: %s (%s)", tret,
                                    p->mode_label(p->self), ed_ida_flag_words(flag), d->ida_message);
+        /* a step below the resolution of t does not advance it: IDA would go on forever */
+        double hl = 0;
+        IDAGetLastStep(d->ida, &hl);
+        tiny = tret + hl == tret ? tiny + 1 : 0;
+        if (tiny > 100)
+            return nsdae_error_set(err, NSDAE_NUMERICAL,
+                                   "IDA's step (%g) fell below the resolution of t at t = %.17g in mode %s: the "
+                                   "mode's DAE cannot be integrated from this restart", hl, tret,
+                                   p->mode_label(p->self));
         double ts;
         if (p->exogenous && p->exogenous(t, tret, &ts, p->self)) {
             st = grid_rows(d, rs, ts, 0, 0, err);
