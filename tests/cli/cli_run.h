@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 static char out_text[1 << 20], err_text[1 << 16];
 
@@ -34,13 +35,22 @@ static inline int collect_run(int st, const char *tag)
 }
 
 /* Runs `nsdae COMMAND ARGS` from the source tree (model paths relative to it) and returns its exit
- * status, with its output in out_text and err_text. */
+ * status, with its output in out_text and err_text. The files carry the test process's pid: ctest -j
+ * and Criterion's parallel tests run the same command at once (two restart tests read each other's
+ * half-written JSON before that). */
 static inline int run_nsdae(const char *command, const char *args)
 {
-    char cmd[4096];
+    char cmd[4096], tag[256];
+    snprintf(tag, sizeof tag, "%s.%ld", command, (long)getpid());
     snprintf(cmd, sizeof cmd, "cd '%s' && '%s/nsdae' %s %s >'%s/%s.out' 2>'%s/%s.err'", NSDAE_SOURCE_DIR,
-             NSDAE_BINARY_DIR, command, args, NSDAE_BINARY_DIR, command, NSDAE_BINARY_DIR, command);
-    return collect_run(system(cmd), command);
+             NSDAE_BINARY_DIR, command, args, NSDAE_BINARY_DIR, tag, NSDAE_BINARY_DIR, tag);
+    int st = collect_run(system(cmd), tag);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.out", NSDAE_BINARY_DIR, tag);
+    remove(path);
+    snprintf(path, sizeof path, "%s/%s.err", NSDAE_BINARY_DIR, tag);
+    remove(path);
+    return st;
 }
 
 /* The number after `"key": ` in text (first occurrence after `after`), NAN when absent: reads a
