@@ -17,6 +17,12 @@
  * With W = G_a M^-1 G_a^T (Cholesky factor of M from LAPACK, never an explicit inverse) and
  * v_free = v_k + h M^-1 F_theta, the step's LCP is 0 <= W P_a + G_a v_free + e_a G_a v_k _|_ P_a >= 0.
  * Option `dissipative` (lagrangian.h) takes e = 1 on active contacts that are separating.
+ *
+ * Coulomb friction (lagrangian.h; Siconos' NewtonImpactFrictionNSL with MoreauJeanOSI and a
+ * FrictionContact(2) problem): an active contact with mu_c > 0 adds the row T_c(q_k) of the
+ * tangential Jacobian to G_a, the same W and v_free are built over these rows, and the Newton law
+ * on the normal rows meets Coulomb's law on the tangential velocity (T v_{k+1})_c, with no
+ * tangential restitution; friction_lcp.c solves that LCP. Activation stays normal only.
  */
 #include <nsdae/lcp.h>
 #include <nsdae/moreau.h>
@@ -24,6 +30,7 @@
 #include <nsdae/tolerances.h>
 
 #include "stepping/contact_lcp.h"
+#include "stepping/friction_lcp.h"
 
 #include <lapacke.h>
 #include <math.h>
@@ -46,10 +53,14 @@ typedef struct mj_work {
     double *M;                   /* n x n, its Cholesky factor after evaluate_mass */
     double *F0, *F1, *rhs;       /* n */
     double *g, *G, *Gv;          /* nc, nc x n, nc */
-    double *Ga, *X, *W;          /* active rows: m x n, n x m (M^-1 Ga^T), m x m */
-    double *qa, *Pa, *wa;        /* m */
+    double *Ga, *X, *W;          /* active rows: r x n, n x r (M^-1 Ga^T), r x r; r = m normal rows,
+                                    then the tangential rows of the frictional ones */
+    double *qa, *Pa, *wa;        /* r */
     double *P;                   /* nc percussions of the step */
     int *active, *idx;           /* nc flags, m indices */
+    int rows;                    /* bound on r: nc, or 2 nc with friction */
+    double *T, *Pt, *mu;         /* friction: nc x n tangents, nc tangential percussions, r coefficients */
+    int *normal_of;              /* friction: tangential row k belongs to normal row normal_of[k] */
 } mj_work;
 
 static void work_free(mj_work *w)
@@ -57,26 +68,34 @@ static void work_free(mj_work *w)
     free(w->q); free(w->v); free(w->q1); free(w->v1); free(w->M); free(w->F0); free(w->F1); free(w->rhs);
     free(w->g); free(w->G); free(w->Gv); free(w->Ga); free(w->X); free(w->W); free(w->qa); free(w->Pa);
     free(w->wa); free(w->P); free(w->active); free(w->idx);
+    free(w->T); free(w->Pt); free(w->mu); free(w->normal_of);
 }
 
-static int work_init(mj_work *w, int n, int nc)
+static int work_init(mj_work *w, int n, int nc, int frictional)
 {
     memset(w, 0, sizeof *w);
     w->n = n;
     w->nc = nc;
-    size_t N = (size_t)n, C = (size_t)nc + 1; /* +1: valid pointers when there is no contact */
+    w->rows = frictional ? 2 * nc : nc;
+    size_t N = (size_t)n, K = (size_t)nc + 1, C = (size_t)w->rows + 1; /* +1: valid pointers when there is no contact */
     w->q = malloc(N * sizeof(double)); w->v = malloc(N * sizeof(double));
     w->q1 = malloc(N * sizeof(double)); w->v1 = malloc(N * sizeof(double));
     w->M = malloc(N * N * sizeof(double));
     w->F0 = malloc(N * sizeof(double)); w->F1 = malloc(N * sizeof(double)); w->rhs = malloc(N * sizeof(double));
-    w->g = malloc(C * sizeof(double)); w->G = malloc(C * N * sizeof(double)); w->Gv = malloc(C * sizeof(double));
+    w->g = malloc(K * sizeof(double)); w->G = malloc(K * N * sizeof(double)); w->Gv = malloc(K * sizeof(double));
     w->Ga = malloc(C * N * sizeof(double)); w->X = malloc(C * N * sizeof(double));
     w->W = malloc(C * C * sizeof(double));
     w->qa = malloc(C * sizeof(double)); w->Pa = malloc(C * sizeof(double)); w->wa = malloc(C * sizeof(double));
-    w->P = calloc(C, sizeof(double));
-    w->active = calloc(C, sizeof(int)); w->idx = malloc(C * sizeof(int));
+    w->P = calloc(K, sizeof(double));
+    w->active = calloc(K, sizeof(int)); w->idx = malloc(K * sizeof(int));
+    w->Pt = calloc(K, sizeof(double));
+    if (frictional) {
+        w->T = malloc(K * N * sizeof(double));
+        w->mu = malloc(K * sizeof(double)); w->normal_of = malloc(K * sizeof(int));
+    }
     return w->q && w->v && w->q1 && w->v1 && w->M && w->F0 && w->F1 && w->rhs && w->g && w->G && w->Gv &&
-           w->Ga && w->X && w->W && w->qa && w->Pa && w->wa && w->P && w->active && w->idx;
+           w->Ga && w->X && w->W && w->qa && w->Pa && w->wa && w->P && w->active && w->idx && w->Pt &&
+           (!frictional || (w->T && w->mu && w->normal_of));
 }
 
 static nsdae_status evaluate_mass(const nsdae_lagrangian *s, mj_work *w, nsdae_error *err)
@@ -122,52 +141,82 @@ static int select_active(mj_work *w, double h)
         w->Gv[c] = gv;
         w->active[c] = w->g[c] + 0.5 * h * gv <= NSDAE_MJ_ACTIVATION_THRESHOLD;
         w->P[c] = 0.0;
+        w->Pt[c] = 0.0;
         if (w->active[c]) w->idx[m++] = c;
     }
     return m;
 }
 
-/* The LCP of the m active contacts; on return v1 = v_free + M^-1 G_a^T P_a. */
+/* The rows of the step's problem: the m active normal rows G_c, then the tangential rows T_c of
+ * the active contacts with friction. Returns their number r. */
+static int gather_rows(const nsdae_lagrangian *s, mj_work *w, int m)
+{
+    const int n = w->n, nc = w->nc;
+    int f = 0;
+    for (int a = 0; w->T && a < m; a++)
+        if (s->friction[w->idx[a]] > 0.0) {
+            w->normal_of[f] = a;
+            w->mu[f++] = s->friction[w->idx[a]];
+        }
+    const int r = m + f;
+    for (int i = 0; i < r; i++) {
+        const double *H = i < m ? w->G : w->T;
+        const int c = w->idx[i < m ? i : w->normal_of[i - m]];
+        for (int j = 0; j < n; j++) {
+            double hij = H[c + (size_t)j * nc];
+            w->Ga[i + (size_t)j * r] = hij;
+            w->X[j + (size_t)i * n] = hij; /* X = G_a^T, then M^-1 G_a^T in place */
+        }
+    }
+    return r;
+}
+
+/* The LCP of the m active contacts (and their friction); on return v1 = v_free + M^-1 G_a^T P_a. */
 static nsdae_status impact_step(const nsdae_lagrangian *s, mj_work *w, int m, int dissipative, double *residual,
                                 nsdae_error *err)
 {
-    const int n = w->n, nc = w->nc;
-    for (int a = 0; a < m; a++)
-        for (int j = 0; j < n; j++) {
-            double gij = w->G[w->idx[a] + (size_t)j * nc];
-            w->Ga[a + (size_t)j * m] = gij;
-            w->X[j + (size_t)a * n] = gij; /* X = G_a^T, then M^-1 G_a^T in place */
-        }
-    cholesky_solve(w->M, n, m, w->X);
-    for (int a = 0; a < m; a++) {
-        for (int b = 0; b < m; b++) {
+    const int n = w->n;
+    const int r = gather_rows(s, w, m);
+    cholesky_solve(w->M, n, r, w->X);
+    for (int a = 0; a < r; a++) {
+        for (int b = 0; b < r; b++) {
             double sum = 0.0;
-            for (int j = 0; j < n; j++) sum += w->Ga[a + (size_t)j * m] * w->X[j + (size_t)b * n];
-            w->W[a + (size_t)b * m] = sum;
+            for (int j = 0; j < n; j++) sum += w->Ga[a + (size_t)j * r] * w->X[j + (size_t)b * n];
+            w->W[a + (size_t)b * r] = sum;
         }
         double gvf = 0.0;
-        for (int j = 0; j < n; j++) gvf += w->Ga[a + (size_t)j * m] * w->v1[j];
+        for (int j = 0; j < n; j++) gvf += w->Ga[a + (size_t)j * r] * w->v1[j];
+        w->qa[a] = gvf; /* tangential rows: no restitution (Siconos' e_t = 0) */
+        if (a >= m) continue;
         const int c = w->idx[a];
         const double e = dissipative && w->Gv[c] > 0.0 ? 1.0 : s->restitution[c];
-        w->qa[a] = gvf + e * w->Gv[c];
+        w->qa[a] += e * w->Gv[c];
     }
-    nsdae_status st = contact_lcp_solve(m, w->W, w->qa, w->Pa, w->wa, err);
-    if (st != NSDAE_OK) return st;
-    /* accepted row by row, whichever way it was solved, before the step is written */
-    double viol = nsdae_mlcp_row_violation(&(nsdae_mlcp){m, w->W, w->qa, NULL, NULL, NULL}, w->Pa);
-    if (!(viol <= NSDAE_TOL_RESIDUAL))
-        return nsdae_error_set(err, NSDAE_NUMERICAL,
-                               "the contact LCP's answer violates a row by %.3g of that row's terms (tolerance %g): "
-                               "not written", viol, NSDAE_TOL_RESIDUAL);
     double res = 0.0;
-    for (int a = 0; a < m; a++) {
-        double r = 0.0;
-        for (int b = 0; b < m; b++) r += w->W[a + (size_t)b * m] * w->Pa[b];
-        r += w->qa[a];
-        /* complementarity residual: |min(w, P)| with w recomputed from P */
-        double c = fabs(fmin(r, w->Pa[a]));
-        if (c > res) res = c;
-        w->P[w->idx[a]] = w->Pa[a];
+    nsdae_status st;
+    if (r > m) {
+        /* checked there on the Newton and Coulomb laws, in the data's scale */
+        st = friction_lcp_solve(m, r - m, w->normal_of, w->mu, w->W, w->qa, w->Pa, w->wa, &res, err);
+    } else {
+        st = contact_lcp_solve(m, w->W, w->qa, w->Pa, w->wa, err);
+        /* accepted row by row, whichever way it was solved, before the step is written */
+        double viol = st == NSDAE_OK ? nsdae_mlcp_row_violation(&(nsdae_mlcp){m, w->W, w->qa, NULL, NULL, NULL}, w->Pa)
+                                     : 0.0;
+        if (!(viol <= NSDAE_TOL_RESIDUAL))
+            return nsdae_error_set(err, NSDAE_NUMERICAL,
+                                   "the contact LCP's answer violates a row by %.3g of that row's terms (tolerance %g): "
+                                   "not written", viol, NSDAE_TOL_RESIDUAL);
+    }
+    if (st != NSDAE_OK) return st;
+    for (int a = 0; a < r; a++) {
+        if (r == m) {
+            double u = w->qa[a];
+            for (int b = 0; b < m; b++) u += w->W[a + (size_t)b * m] * w->Pa[b];
+            /* complementarity residual: |min(w, P)| with w recomputed from P */
+            res = fmax(res, fabs(fmin(u, w->Pa[a])));
+        }
+        if (a < m) w->P[w->idx[a]] = w->Pa[a];
+        else w->Pt[w->idx[w->normal_of[a - m]]] = w->Pa[a];
         for (int j = 0; j < n; j++) w->v1[j] += w->X[j + (size_t)a * n] * w->Pa[a];
     }
     *residual = res;
@@ -190,7 +239,8 @@ static nsdae_status one_step(const nsdae_lagrangian *s, mj_work *w, double t0, d
     *nactive = 0;
     *residual = 0.0;
     if (w->nc > 0) {
-        if (s->gaps(w->q, w->g, s->ctx) != 0 || s->gap_jacobian(w->q, w->G, s->ctx) != 0)
+        if (s->gaps(w->q, w->g, s->ctx) != 0 || s->gap_jacobian(w->q, w->G, s->ctx) != 0 ||
+            (w->T && s->tangent_jacobian(w->q, w->T, s->ctx) != 0))
             return nsdae_error_set(err, NSDAE_NUMERICAL, "the gap callbacks failed");
         int m = select_active(w, h);
         *nactive = m;
@@ -237,7 +287,9 @@ nsdae_status nsdae_moreau_run(const nsdae_lagrangian *s, const nsdae_moreau_opti
     sum.t_end = o->t0;
 
     mj_work w;
-    if (!work_init(&w, s->ndof, s->ncontacts)) {
+    int frictional = 0;
+    for (int c = 0; c < s->ncontacts; c++) frictional |= s->friction[c] > 0.0;
+    if (!work_init(&w, s->ndof, s->ncontacts, frictional)) {
         work_free(&w);
         return nsdae_error_set(err, NSDAE_NOMEM, "moreau: out of memory");
     }
@@ -245,7 +297,7 @@ nsdae_status nsdae_moreau_run(const nsdae_lagrangian *s, const nsdae_moreau_opti
     memcpy(w.v, s->v0, (size_t)s->ndof * sizeof(double));
     if (s->mass_constant) st = evaluate_mass(s, &w, err);
 
-    nsdae_contact_record rec = {0, o->t0, w.q, w.v, w.P, w.active, 0, 0.0};
+    nsdae_contact_record rec = {0, o->t0, w.q, w.v, w.P, w.active, 0, 0.0, w.Pt};
     if (st != NSDAE_OK || (cb && cb(&rec, ctx))) goto done;
 
     for (long k = 0; k < n; k++) {
@@ -267,7 +319,7 @@ nsdae_status nsdae_moreau_run(const nsdae_lagrangian *s, const nsdae_moreau_opti
         sum.steps = k + 1;
         sum.t_end = t1;
         if (nactive > 0) sum.lcp_steps++;
-        rec = (nsdae_contact_record){k + 1, t1, w.q, w.v, w.P, w.active, nactive, residual};
+        rec = (nsdae_contact_record){k + 1, t1, w.q, w.v, w.P, w.active, nactive, residual, w.Pt};
         if (cb && cb(&rec, ctx)) break;
     }
 done:

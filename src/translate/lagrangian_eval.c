@@ -4,6 +4,8 @@
  * is what lets the system outlive the model (translate_lagrangian.h). */
 #include "translate/lagrangian_internal.h"
 
+#include "model/expr_internal.h"
+
 #include <nsdae/tape.h>
 
 #include <math.h>
@@ -15,6 +17,8 @@ typedef struct lag_eval {
     nsdae_tape *mass;          /* x = q: M, ndof x ndof column-major */
     nsdae_tape *force;         /* x = (q, v), time: F */
     nsdae_tape *gap;           /* x = q: g, and its Jacobian G (ncontacts x ndof) w.r.t. q */
+    nsdae_tape *tangent;       /* x = q: s (0 for frictionless contacts), and its Jacobian T; NULL
+                                  without friction */
     double *qv;                /* 2 ndof: q then v */
 } lag_eval;
 
@@ -25,6 +29,7 @@ static void lag_eval_free(void *p)
     nsdae_tape_destroy(c->mass);
     nsdae_tape_destroy(c->force);
     nsdae_tape_destroy(c->gap);
+    nsdae_tape_destroy(c->tangent);
     free(c->qv);
     free(c);
 }
@@ -66,6 +71,12 @@ static int cb_jacobian(const double *q, double *G, void *p)
     return eval(c->gap, q, 0.0, NULL, G, c->ncontacts * c->ndof);
 }
 
+static int cb_tangent_jacobian(const double *q, double *T, void *p)
+{
+    lag_eval *c = p;
+    return eval(c->tangent, q, 0.0, NULL, T, c->ncontacts * c->ndof);
+}
+
 /* ---- compilation ------------------------------------------------------------------------ */
 
 /* One tape; a leaf other than the inputs (a parameter left unbound, another variable) is an
@@ -103,6 +114,13 @@ int nsdae_lag_install(lctx *L, nsdae_lagrangian *s)
     if (!compile(L, L->mass, n * n, in, n, 0, &c->mass) || !compile(L, L->force, n, in, 2 * n, 0, &c->force) ||
         !compile(L, gap, nc, in, n, n, &c->gap))
         goto fail;
+    if (L->nfric > 0) {
+        for (int k = 0; k < nc; k++) gap[k] = L->contacts[k].tvar >= 0 ? L->contacts[k].tangent : X_C(L->p, 0.0);
+        for (int k = 0; k < nc; k++)
+            if (!gap[k]) goto nomem;
+        if (!compile(L, gap, nc, in, n, n, &c->tangent)) goto fail;
+        s->tangent_jacobian = cb_tangent_jacobian;
+    }
     /* constant M: no leaf left in any entry (the stepper then factors it once) */
     s->mass_constant = 1;
     for (int k = 0; k < n * n; k++)

@@ -13,19 +13,19 @@
 #include <string.h>
 
 /* The coefficients of one equation: coef gets those of the ndof accelerations, then those of the
- * ncontacts multipliers. */
+ * multiplier columns (the ncontacts normal multipliers, then the nfric tangential forces). */
 static int decompose(lctx *L, const nsdae_equation *q, const nsdae_leaf *leaves, const nsdae_expr **coef,
                      const nsdae_expr **rest)
 {
     const nsdae_expr *r = nsdae_lag_bind(L, q->residual);
     if (!r) return 0;
     nsdae_error e2;
-    nsdae_status st = nsdae_expr_affine(L->p, r, leaves, L->ndof + L->ncontacts, nsdae_model_var_names(L->m),
+    nsdae_status st = nsdae_expr_affine(L->p, r, leaves, L->ndof + L->ncontacts + L->nfric, nsdae_model_var_names(L->m),
                                         L->nvars, NULL, 0, coef, rest, &e2);
     if (st == NSDAE_UNSUPPORTED) {
         nsdae_lag_fail(L, NSDAE_UNSUPPORTED, q,
                        "an equation of motion must be affine in the accelerations der(der(q)) and the contact "
-                       "multipliers: %s", e2.message);
+                       "multipliers and forces: %s", e2.message);
         return 0;
     }
     if (st != NSDAE_OK) {
@@ -104,14 +104,15 @@ static int check_mass(lctx *L)
     return 1;
 }
 
-/* Row i of -C must be row i of G^T: + (d g_c / d q_i) lambda_c in the equation of q_i. */
-static int check_contact_forces(lctx *L, const nsdae_expr **C)
+/* Row i of -C must be row i of G^T (and of T^T for the tangential forces): + (d g_c / d q_i) lambda_c
+ * in the equation of q_i. nm multiplier columns. */
+static int check_contact_forces(lctx *L, const nsdae_expr **C, int nm)
 {
     char cb[160], gb[160], gap[160];
     for (int i = 0; i < L->ndof; i++)
-        for (int c = 0; c < L->ncontacts; c++) {
-            const lag_contact *k = &L->contacts[c];
-            const nsdae_expr *coef = X_NEG(L->p, C[(size_t)i * L->ncontacts + c]), *grad = k->grad[i];
+        for (int c = 0; c < nm; c++) {
+            const lag_contact *k = &L->contacts[c < L->ncontacts ? c : L->fric[c - L->ncontacts]];
+            const nsdae_expr *coef = X_NEG(L->p, C[(size_t)i * nm + c]), *grad = nsdae_lag_mult_grad(L, c)[i];
             if (!coef) {
                 nsdae_lag_nomem(L);
                 return 0;
@@ -120,16 +121,20 @@ static int check_contact_forces(lctx *L, const nsdae_expr **C)
             int same = coef == grad ? 1 : nsdae_lag_same_values(L, coef, grad, &va, &vb);
             if (L->st) return 0;
             if (same == 1) continue;
-            const char *x = nsdae_model_var(L->m, L->coord[i])->name, *l = nsdae_model_var(L->m, k->var)->name;
+            const int tangential = c >= L->ncontacts;
+            const char *x = nsdae_model_var(L->m, L->coord[i])->name;
+            const char *l = nsdae_model_var(L->m, nsdae_lag_mult_var(L, c))->name;
             nsdae_model_print_expr(L->m, coef, cb, sizeof cb);
             nsdae_model_print_expr(L->m, grad, gb, sizeof gb);
-            nsdae_model_print_expr(L->m, k->gap, gap, sizeof gap);
+            nsdae_model_print_expr(L->m, nsdae_lag_mult_function(L, c), gap, sizeof gap);
             nsdae_lag_fail(L, NSDAE_UNSUPPORTED, L->motion[i],
-                           "the multiplier '%s' enters the equation of motion of '%s' as (%s)*%s on the right-hand "
-                           "side; the Moreau-Jean form M q'' = F + grad g(q)^T lambda needs d(gap)/d(%s)*%s = (%s)*%s, "
-                           "the gap '%s' being that of the contact at %d:%d%s", l, x, cb, l, x, l, gb, l, gap,
-                           k->eq->pos.line, k->eq->pos.col,
-                           same == 0 && va == -vb ? " (the contact force has the opposite sign)"
+                           "the %s '%s' enters the equation of motion of '%s' as (%s)*%s on the right-hand "
+                           "side; the Moreau-Jean form M q'' = F + grad g(q)^T lambda%s needs d(%s)/d(%s)*%s = "
+                           "(%s)*%s, the %s '%s' being that of the contact at %d:%d%s",
+                           tangential ? "tangential force" : "multiplier", l, x, cb, l,
+                           tangential ? " + grad s(q)^T f" : "", tangential ? "tangent" : "gap", x, l, gb, l,
+                           tangential ? "tangent" : "gap", gap, k->eq->pos.line, k->eq->pos.col,
+                           same == 0 && va == -vb ? " (the force has the opposite sign)"
                            : same < 0 ? " (they could not be compared: not finite at the test points)" : "");
             return 0;
         }
@@ -138,7 +143,7 @@ static int check_contact_forces(lctx *L, const nsdae_expr **C)
 
 int nsdae_lag_motion(lctx *L)
 {
-    const int n = L->ndof, nc = L->ncontacts;
+    const int n = L->ndof, nc = L->ncontacts + L->nfric; /* multiplier columns */
     int neq = 0;
     for (int k = 0; k < nsdae_model_nequations(L->m); k++)
         if (nsdae_model_equation(L->m, k)->kind == NSDAE_EQ_EQUAL) neq++;
@@ -158,7 +163,7 @@ int nsdae_lag_motion(lctx *L)
         goto done;
     }
     for (int j = 0; j < n; j++) leaves[j] = (nsdae_leaf){L->coord[j], 2};
-    for (int c = 0; c < nc; c++) leaves[n + c] = (nsdae_leaf){L->contacts[c].var, 0};
+    for (int c = 0; c < nc; c++) leaves[n + c] = (nsdae_leaf){nsdae_lag_mult_var(L, c), 0};
     for (int k = 0, row = 0; k < nsdae_model_nequations(L->m) && !L->st; k++) {
         const nsdae_equation *q = nsdae_model_equation(L->m, k);
         if (q->kind != NSDAE_EQ_EQUAL) continue;
@@ -177,7 +182,7 @@ int nsdae_lag_motion(lctx *L)
         L->force[i] = X_NEG(L->p, rest[row]);
         if (!L->force[i]) nsdae_lag_nomem(L);
     }
-    if (!L->st) check_contact_forces(L, Ci);
+    if (!L->st) check_contact_forces(L, Ci, nc);
 done:
     free(eqs); free(leaves); free(coef); free(A); free(C); free(rest); free(Ci);
     return !L->st;
