@@ -25,7 +25,7 @@ static int decompose(lctx *L, const nsdae_equation *q, const nsdae_leaf *leaves,
     if (st == NSDAE_UNSUPPORTED) {
         nsdae_lag_fail(L, NSDAE_UNSUPPORTED, q,
                        "an equation of motion must be affine in the accelerations der(der(q)) and the contact "
-                       "multipliers and forces: %s", e2.message);
+                       "multipliers: %s", e2.message);
         return 0;
     }
     if (st != NSDAE_OK) {
@@ -134,7 +134,7 @@ static int check_contact_forces(lctx *L, const nsdae_expr **C, int nm)
                            tangential ? "tangential force" : "multiplier", l, x, cb, l,
                            tangential ? " + grad s(q)^T f" : "", tangential ? "tangent" : "gap", x, l, gb, l,
                            tangential ? "tangent" : "gap", gap, k->eq->pos.line, k->eq->pos.col,
-                           same == 0 && va == -vb ? " (the force has the opposite sign)"
+                           same == 0 && va == -vb ? " (the contact force has the opposite sign)"
                            : same < 0 ? " (they could not be compared: not finite at the test points)" : "");
             return 0;
         }
