@@ -35,6 +35,11 @@ typedef struct nsdae_lagrangian {
     int (*gaps)(const double *q, double *g, void *ctx);
     /* G(q) = dg/dq: ncontacts x ndof, column-major G[c + j*ncontacts]. */
     int (*gap_jacobian)(const double *q, double *G, void *ctx);
+    /* Optional: J = [dF/dq | dF/dv] at (t, q, v), ndof x 2 ndof column-major. When present the
+     * Moreau-Jean step takes F implicitly as Siconos' MoreauJeanOSI does (its iteration matrix
+     * W = M - h theta dF/dv - h^2 theta^2 dF/dq, one Newton iteration from (q_k, v_k)); NULL
+     * keeps F explicit at (q_k, v_k), which is the same scheme when F does not depend on q, v. */
+    int (*force_jacobian)(double t, const double *q, const double *v, double *J, void *ctx);
     /* 1 when M does not depend on q: the stepper evaluates and factors it once. */
     int mass_constant;
 

@@ -12,7 +12,13 @@
  * Linearisation: M, G and the state arguments of F are taken at the start of the step (q_k, v_k),
  * which is Siconos' first Newton iterate; F_theta = (1 - theta) F(t_k, q_k, v_k) + theta
  * F(t_{k+1}, q_k, v_k), exactly Siconos' theta-weighting of the external forces. The scheme stays
- * of order 1 across impacts, the order it has anyway.
+ * of order 1 across impacts, the order it has anyway. When the system gives dF/dq and dF/dv
+ * (force_jacobian: forces that read the state, springs and dampers), the theta-part of F is taken
+ * at (q_{k+1}, v_{k+1}) linearised about (q_k, v_k), as Siconos' MoreauJeanOSI does (one Newton
+ * iteration, exact for linear forces: its LagrangianLinearTIDS): M becomes the iteration matrix
+ *   W = M - h theta dF/dv - h^2 theta^2 dF/dq,  and h^2 theta (dF/dq) v_k joins the right-hand side
+ * (q_{k+1} - q_k = h v_k + h theta (v_{k+1} - v_k)). W is factored by LU: dF/dv need not be
+ * symmetric.
  *
  * With W = G_a M^-1 G_a^T (Cholesky factor of M from LAPACK, never an explicit inverse) and
  * v_free = v_k + h M^-1 F_theta, the step's LCP is 0 <= W P_a + G_a v_free + e_a G_a v_k _|_ P_a >= 0.
@@ -61,6 +67,8 @@ typedef struct mj_work {
     int rows;                    /* bound on r: nc, or 2 nc with friction */
     double *T, *Pt, *mu;         /* friction: nc x n tangents, nc tangential percussions, r coefficients */
     int *normal_of;              /* friction: tangential row k belongs to normal row normal_of[k] */
+    double *J;                   /* implicit forces: n x 2n, [dF/dq | dF/dv] */
+    lapack_int *ipiv;            /* implicit forces: n, the LU pivots of W (then M holds W's LU) */
 } mj_work;
 
 static void work_free(mj_work *w)
@@ -68,10 +76,10 @@ static void work_free(mj_work *w)
     free(w->q); free(w->v); free(w->q1); free(w->v1); free(w->M); free(w->F0); free(w->F1); free(w->rhs);
     free(w->g); free(w->G); free(w->Gv); free(w->Ga); free(w->X); free(w->W); free(w->qa); free(w->Pa);
     free(w->wa); free(w->P); free(w->active); free(w->idx);
-    free(w->T); free(w->Pt); free(w->mu); free(w->normal_of);
+    free(w->T); free(w->Pt); free(w->mu); free(w->normal_of); free(w->J); free(w->ipiv);
 }
 
-static int work_init(mj_work *w, int n, int nc, int frictional)
+static int work_init(mj_work *w, int n, int nc, int frictional, int implicit)
 {
     memset(w, 0, sizeof *w);
     w->n = n;
@@ -93,7 +101,11 @@ static int work_init(mj_work *w, int n, int nc, int frictional)
         w->T = malloc(K * N * sizeof(double));
         w->mu = malloc(K * sizeof(double)); w->normal_of = malloc(K * sizeof(int));
     }
-    return w->q && w->v && w->q1 && w->v1 && w->M && w->F0 && w->F1 && w->rhs && w->g && w->G && w->Gv &&
+    if (implicit) {
+        w->J = malloc(2 * N * N * sizeof(double));
+        w->ipiv = malloc(N * sizeof(lapack_int));
+    }
+    return (!implicit || (w->J && w->ipiv)) && w->q && w->v && w->q1 && w->v1 && w->M && w->F0 && w->F1 && w->rhs && w->g && w->G && w->Gv &&
            w->Ga && w->X && w->W && w->qa && w->Pa && w->wa && w->P && w->active && w->idx && w->Pt &&
            (!frictional || (w->T && w->mu && w->normal_of));
 }
@@ -128,6 +140,36 @@ static void cholesky_solve(const double *L, int n, int nrhs, double *b)
             x[i] = sum / L[i + (size_t)i * n];
         }
     }
+}
+
+/* Solves W x = b for nrhs columns: W = M (Cholesky) or the iteration matrix of implicit forces (LU). */
+static void iteration_solve(const mj_work *w, int nrhs, double *b)
+{
+    if (w->ipiv) LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', w->n, nrhs, w->M, w->n, w->ipiv, b, w->n);
+    else cholesky_solve(w->M, w->n, nrhs, b);
+}
+
+/* Implicit forces (see the top): W = M - h theta dF/dv - h^2 theta^2 dF/dq at (t1, q_k, v_k), LU
+ * factored in place of M, and the extra right-hand side h^2 theta (dF/dq) v_k added to rhs. */
+static nsdae_status iteration_matrix(const nsdae_lagrangian *s, mj_work *w, double t1, double h, double theta,
+                                     nsdae_error *err)
+{
+    const int n = w->n;
+    if (s->mass(w->q, w->M, s->ctx) != 0) return nsdae_error_set(err, NSDAE_NUMERICAL, "the mass matrix callback failed");
+    if (s->force_jacobian(t1, w->q, w->v, w->J, s->ctx) != 0)
+        return nsdae_error_set(err, NSDAE_NUMERICAL, "the force Jacobian callback failed");
+    const double *Jq = w->J, *Jv = w->J + (size_t)n * n;
+    for (int k = 0; k < n * n; k++) w->M[k] -= h * theta * Jv[k] + h * h * theta * theta * Jq[k];
+    for (int i = 0; i < n; i++) {
+        double sum = 0.0;
+        for (int j = 0; j < n; j++) sum += Jq[i + (size_t)j * n] * w->v[j];
+        w->rhs[i] += h * h * theta * sum;
+    }
+    lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, w->M, n, w->ipiv);
+    if (info != 0)
+        return nsdae_error_set(err, NSDAE_NUMERICAL, "the iteration matrix M - h theta dF/dv - h^2 theta^2 dF/dq is "
+                                                     "singular (LAPACK dgetrf: %d)", (int)info);
+    return NSDAE_OK;
 }
 
 /* Which contacts are active for the step (Siconos' rule, see the top), and G v_k for all. */
@@ -177,7 +219,7 @@ static nsdae_status impact_step(const nsdae_lagrangian *s, mj_work *w, int m, in
 {
     const int n = w->n;
     const int r = gather_rows(s, w, m);
-    cholesky_solve(w->M, n, r, w->X);
+    iteration_solve(w, r, w->X);
     for (int a = 0; a < r; a++) {
         for (int b = 0; b < r; b++) {
             double sum = 0.0;
@@ -229,11 +271,12 @@ static nsdae_status one_step(const nsdae_lagrangian *s, mj_work *w, double t0, d
 {
     const int n = w->n;
     nsdae_status st = NSDAE_OK;
-    if (!s->mass_constant && (st = evaluate_mass(s, w, err)) != NSDAE_OK) return st;
+    if (!s->mass_constant && !w->ipiv && (st = evaluate_mass(s, w, err)) != NSDAE_OK) return st;
     if (s->forces(t0, w->q, w->v, w->F0, s->ctx) != 0 || s->forces(t0 + h, w->q, w->v, w->F1, s->ctx) != 0)
         return nsdae_error_set(err, NSDAE_NUMERICAL, "the forces callback failed");
     for (int j = 0; j < n; j++) w->rhs[j] = h * ((1.0 - theta) * w->F0[j] + theta * w->F1[j]);
-    cholesky_solve(w->M, n, 1, w->rhs);
+    if (w->ipiv && (st = iteration_matrix(s, w, t0 + h, h, theta, err)) != NSDAE_OK) return st;
+    iteration_solve(w, 1, w->rhs);
     for (int j = 0; j < n; j++) w->v1[j] = w->v[j] + w->rhs[j]; /* v_free */
 
     *nactive = 0;
@@ -289,13 +332,13 @@ nsdae_status nsdae_moreau_run(const nsdae_lagrangian *s, const nsdae_moreau_opti
     mj_work w;
     int frictional = 0;
     for (int c = 0; c < s->ncontacts; c++) frictional |= s->friction[c] > 0.0;
-    if (!work_init(&w, s->ndof, s->ncontacts, frictional)) {
+    if (!work_init(&w, s->ndof, s->ncontacts, frictional, s->force_jacobian != NULL)) {
         work_free(&w);
         return nsdae_error_set(err, NSDAE_NOMEM, "moreau: out of memory");
     }
     memcpy(w.q, s->q0, (size_t)s->ndof * sizeof(double));
     memcpy(w.v, s->v0, (size_t)s->ndof * sizeof(double));
-    if (s->mass_constant) st = evaluate_mass(s, &w, err);
+    if (s->mass_constant && !s->force_jacobian) st = evaluate_mass(s, &w, err);
 
     nsdae_contact_record rec = {0, o->t0, w.q, w.v, w.P, w.active, 0, 0.0, w.Pt};
     if (st != NSDAE_OK || (cb && cb(&rec, ctx))) goto done;

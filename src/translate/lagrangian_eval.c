@@ -15,7 +15,7 @@
 typedef struct lag_eval {
     int ndof, ncontacts;
     nsdae_tape *mass;          /* x = q: M, ndof x ndof column-major */
-    nsdae_tape *force;         /* x = (q, v), time: F */
+    nsdae_tape *force;         /* x = (q, v), time: F, and [dF/dq | dF/dv] when F depends on q or v */
     nsdae_tape *gap;           /* x = q: g, and its Jacobian G (ncontacts x ndof) w.r.t. q */
     nsdae_tape *tangent;       /* x = q: s (0 for frictionless contacts), and its Jacobian T; NULL
                                   without friction */
@@ -57,6 +57,14 @@ static int cb_forces(double t, const double *q, const double *v, double *F, void
     memcpy(c->qv, q, (size_t)c->ndof * sizeof *q);
     memcpy(c->qv + c->ndof, v, (size_t)c->ndof * sizeof *v);
     return eval(c->force, c->qv, t, F, NULL, c->ndof);
+}
+
+static int cb_force_jacobian(double t, const double *q, const double *v, double *J, void *p)
+{
+    lag_eval *c = p;
+    memcpy(c->qv, q, (size_t)c->ndof * sizeof *q);
+    memcpy(c->qv + c->ndof, v, (size_t)c->ndof * sizeof *v);
+    return eval(c->force, c->qv, t, NULL, J, 2 * c->ndof * c->ndof);
 }
 
 static int cb_gaps(const double *q, double *g, void *p)
@@ -111,7 +119,11 @@ int nsdae_lag_install(lctx *L, nsdae_lagrangian *s)
     }
     for (int k = 0; k < nc; k++) gap[k] = L->contacts[k].gap;
     /* the gap Jacobian is d g_k / d q_j, the derivative classification took (contacts[k].grad) */
-    if (!compile(L, L->mass, n * n, in, n, 0, &c->mass) || !compile(L, L->force, n, in, 2 * n, 0, &c->force) ||
+    /* a force that reads the state is taken implicitly (lagrangian.h, force_jacobian) */
+    int state_forces = 0;
+    for (int k = 0; k < n; k++) state_forces |= (L->force[k]->flags & NSDAE_EXPR_HAS_VAR) != 0;
+    if (!compile(L, L->mass, n * n, in, n, 0, &c->mass) ||
+        !compile(L, L->force, n, in, 2 * n, state_forces ? 2 * n : 0, &c->force) ||
         !compile(L, gap, nc, in, n, n, &c->gap))
         goto fail;
     if (L->nfric > 0) {
@@ -127,6 +139,7 @@ int nsdae_lag_install(lctx *L, nsdae_lagrangian *s)
         if (L->mass[k]->flags & NSDAE_EXPR_HAS_VAR) s->mass_constant = 0;
     s->mass = cb_mass;
     s->forces = cb_forces;
+    s->force_jacobian = state_forces ? cb_force_jacobian : NULL;
     s->gaps = cb_gaps;
     s->gap_jacobian = cb_jacobian;
     s->ctx = c;
