@@ -61,31 +61,31 @@ static int add_equation(parser *P, nsdae_equation *q, const token *first)
 
 static int is_zero_const(const nsdae_expr *e) { return e->kind == NSDAE_EXPR_CONST && e->value == 0.0; }
 
+/* The contextual word `word` (an identifier, not a keyword) or an error saying what follows it. */
+static int expect_word(parser *P, const char *word, const char *after)
+{
+    const token *z = nsdae_ps_peek(P);
+    if (nsdae_ps_tok_is(P, z, word)) {
+        nsdae_ps_advance(P);
+        return 1;
+    }
+    char b[64];
+    nsdae_ps_perr(P, z, "expected '%s' %s (friction MU tangent S force F), found %s", word, after,
+                  nsdae_ps_describe(P, z, b, sizeof b));
+    return 0;
+}
+
 /* friction MU tangent S force F (after the complementarity and its restitution). The three words
  * are read in this position only, so they stay free as names everywhere else. */
 static int parse_friction(parser *P, nsdae_equation *q)
 {
     const token *at = nsdae_ps_peek(P);
     q->friction = nsdae_ps_parse_expr(P);
-    if (!nsdae_ps_require_const(P, q->friction, at, "the friction coefficient")) return 0;
-    const token *z = nsdae_ps_peek(P);
-    if (!nsdae_ps_tok_is(P, z, "tangent")) {
-        char b[64];
-        nsdae_ps_perr(P, z, "expected 'tangent' after the friction coefficient (friction MU tangent S force F), "
-                            "found %s", nsdae_ps_describe(P, z, b, sizeof b));
+    if (!nsdae_ps_require_const(P, q->friction, at, "the friction coefficient") ||
+        !expect_word(P, "tangent", "after the friction coefficient"))
         return 0;
-    }
-    nsdae_ps_advance(P);
     q->tangent = nsdae_ps_parse_expr(P);
-    if (!q->tangent) return 0;
-    z = nsdae_ps_peek(P);
-    if (!nsdae_ps_tok_is(P, z, "force")) {
-        char b[64];
-        nsdae_ps_perr(P, z, "expected 'force' and the tangential force after the tangent (friction MU tangent S "
-                            "force F), found %s", nsdae_ps_describe(P, z, b, sizeof b));
-        return 0;
-    }
-    nsdae_ps_advance(P);
+    if (!q->tangent || !expect_word(P, "force", "and the tangential force after the tangent")) return 0;
     at = nsdae_ps_peek(P);
     q->tforce = nsdae_ps_parse_expr(P);
     if (!q->tforce) return 0;
