@@ -185,6 +185,11 @@ typedef struct nsdae_impulse_numeric {
 nsdae_status nsdae_impulse_restart(const nsdae_impulse_result *r, const double *left, int max_order,
                                    double *state_plus, double *aux, nsdae_impulse_numeric *num, nsdae_error *err);
 
+/* The same at the event time t* = time: `time` in the equations (a time-dependent input, a time
+ * guard's switching instant) is evaluated there; nsdae_impulse_restart is this at time 0. */
+nsdae_status nsdae_impulse_restart_at(const nsdae_impulse_result *r, const double *left, int max_order, double time,
+                                      double *state_plus, double *aux, nsdae_impulse_numeric *num, nsdae_error *err);
+
 /* The brute-force fallback (the unscaled array at a small eps, as in Benveniste et al. 2021,
  * section 2.5.3): solves the unscaled matched array at a finite
  * eps > 0 by Newton from the left limits (past variables are the previous mode's Taylor
@@ -225,11 +230,24 @@ void nsdae_impulse_modes_destroy(nsdae_impulse_modes *store);
  *     (the one that becomes true or false);
  *   - a relay entering its sliding choice: its argument;
  *   - exogenous (`if` on time) or a relay leaving sliding: NULL, no facts.
- * NSDAE_INVALID_INPUT when two switches that would each give a guard change together, or when the
- * condition is an and/or (no single switching function). */
+ * pre() in a condition reads the left limit (the value itself in the previous mode). An unknown that
+ * the previous mode determines algebraically by an equation affine in it (s = L^2 - (x^2 + y^2)) is
+ * replaced by its solution, so the guard is in the previous mode's states and its facts are found.
+ * A condition with and/or has no single switching function: which comparison crosses depends on
+ * the state, so that change is analysed without facts (NULL, as an exogenous one: conservative).
+ * NSDAE_INVALID_INPUT when two switches that would each give a guard change together. */
 nsdae_status nsdae_impulse_guard(const nsdae_model *m, const nsdae_switches *s, nsdae_expr_pool *pool, const int *prev,
                                  const int *next,
                                  const nsdae_expr **guard, nsdae_error *err);
+
+/* The guard of the `when` switch k firing from the long mode prev: the switching function of its
+ * condition (positive when it holds), pre() read as the left limit, in prev's states as
+ * nsdae_impulse_guard gives it. A `when` whose guard is the guard of a long change prev -> next (up to
+ * sign) fires at that change: the cascade prev -> [next with k fired] -> next; one that matches no
+ * long change gives prev -> [prev with k fired] -> prev. NSDAE_INVALID_INPUT when k is no `when` or
+ * its condition is an and/or. */
+nsdae_status nsdae_impulse_when_guard(const nsdae_model *m, const nsdae_switches *s, nsdae_expr_pool *pool,
+                                      const int *prev, int k, const nsdae_expr **guard, nsdae_error *err);
 
 /* Newton's impact law of the complementarity switch k (a contact `0 <= a _|_ b >= 0 restitution e`,
  * Benveniste et al. 2026, (201)): 0 = d/dt a + e pre(d/dt a), the left limits as NSDAE_IMPULSE_PRE leaves. With it

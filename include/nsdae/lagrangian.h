@@ -40,8 +40,18 @@ typedef struct nsdae_lagrangian {
      * W = M - h theta dF/dv - h^2 theta^2 dF/dq, one Newton iteration from (q_k, v_k)); NULL
      * keeps F explicit at (q_k, v_k), which is the same scheme when F does not depend on q, v. */
     int (*force_jacobian)(double t, const double *q, const double *v, double *J, void *ctx);
-    /* 1 when M does not depend on q: the stepper evaluates and factors it once. */
+    /* 1 when M does not depend on q: the stepper evaluates and factors it once. The stepper finds
+     * M's band itself (zero entries of the evaluated matrix), so a diagonal or banded M costs
+     * O(ndof * band) per solve, not O(ndof^2). */
     int mass_constant;
+    /* Optional structure of G, for large systems (a translator fills it; NULL/0 means use the
+     * dense gap_jacobian): the structurally nonzero entries in compressed rows, contact c having
+     * the columns gap_cols[gap_rowptr[c] .. gap_rowptr[c+1]-1] (increasing), and a callback that
+     * writes their values in that order. Owned by the system (freed by _destroy). */
+    int *gap_rowptr, *gap_cols;    /* ncontacts + 1, gap_rowptr[ncontacts] entries */
+    int (*gap_jacobian_values)(const double *q, double *values, void *ctx);
+    /* 1 when every gap is affine in q (G constant): the stepper evaluates G once. */
+    int gaps_linear;
 
     void *ctx;
     void (*ctx_free)(void *ctx);   /* called by _destroy when not NULL */
@@ -54,8 +64,13 @@ typedef struct nsdae_lagrangian {
     int (*tangent_jacobian)(const double *q, double *T, void *ctx);
     char **q_names, **c_names;     /* ndof and ncontacts names, owned (copied by _set_name) */
 
-    /* Defaults a model may carry (experiment annotation): <= 0 means unset. */
+    /* Defaults a model may carry (experiment annotation): <= 0 and "" mean unset. The scheme is the
+     * experiment's name as written ("minnorm", "euler", "theta", "moreau"), read by the options
+     * builders of the steppers (nsdae_stepper_options_for, nsdae_moreau_options_for), so a C program
+     * runs the model with the scheme its author chose, as the command does. */
     double stop_time, step;
+    char scheme[NSDAE_SCHEME_NAME_SIZE];
+    double theta, gamma;
 } nsdae_lagrangian;
 
 /* ncontacts may be 0 (then it is a smooth mechanical system). Callbacks start NULL. */

@@ -95,12 +95,15 @@ nsdae_status nsdae_lcp_enumerate_siconos_restart(const nsdae_mlcp *p, nsdae_lcp_
 /* Objective: 1/2 || P (z - z_ref) ||^2_Q where P selects the components listed in `select`
  * (k indices into z) and Q is a k x k symmetric positive definite weight (column-major), or the
  * identity when Q == NULL. select == NULL with k == 0 means every component (k = size). */
+#define NSDAE_LCP_COUNT_MAX_M 12
 typedef struct nsdae_minnorm_spec {
     const double *z_ref;     /* size; NULL means the origin */
     const int *select;       /* k indices, distinct, in [0, size) */
     int k;
     const double *Q;         /* k x k SPD, or NULL */
-    int count_solutions;     /* 1: also count every solution (prunes only infeasible subtrees) */
+    int count_solutions;     /* 1: also count every solution (prunes only infeasible subtrees, so
+                                exponential in m): honoured up to NSDAE_LCP_COUNT_MAX_M complementarity
+                                rows (after box conversion); above, nsol is 0 (unknown) */
 } nsdae_minnorm_spec;
 
 typedef struct nsdae_minnorm_result {

@@ -43,8 +43,13 @@ typedef struct nsdae_mlcs {
     void *ctx;
     void (*ctx_free)(void *ctx);   /* called by _destroy when not NULL */
 
-    /* Defaults a model may carry (experiment annotation): <= 0 means unset. */
+    /* Defaults a model may carry (experiment annotation): <= 0 and "" mean unset. The scheme is the
+     * experiment's name as written ("minnorm", "euler", "theta", "moreau"), read by the options
+     * builders of the steppers (nsdae_stepper_options_for, nsdae_moreau_options_for), so a C program
+     * runs the model with the scheme its author chose, as the command does. */
     double stop_time, step;
+    char scheme[NSDAE_SCHEME_NAME_SIZE];
+    double theta, gamma;
 } nsdae_mlcs;
 
 nsdae_status nsdae_mlcs_create(int ny, int nl, int nphases, nsdae_mlcs **out, nsdae_error *err);

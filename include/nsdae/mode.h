@@ -16,10 +16,13 @@
  *             multiplier zero, a free).
  *   SIGN      `v in [lo, hi] * sign(e)`: choice 0 is e = 0 (sliding, v free), 1 is v = hi, 2 is v = lo.
  *   WHEN      a `when` block (a transient mode, Benveniste et al. 2026, section 9): choice 0 is the long mode (its
- *             equations do not hold), 1 the instant it fires (its equations hold).
+ *             then equations do not hold; its else equations, if any, do), 1 the instant it fires
+ *             (its then equations hold, its else equations do not). Its condition and its then
+ *             equations may read left limits, pre(EXPR) (NSDAE_EXPR_PRE nodes).
  *
- * Long and transient switches. A `when` and every switch inside one are transient: they hold for
- * zero duration at events and are no part of a long mode. The list puts the `ncode` long switches
+ * Long and transient switches. A `when` and every switch inside its then branch are transient:
+ * they hold for zero duration at events and are no part of a long mode. Switches in a `when`'s
+ * else branch are long (their parent is the `when`, branch 1, taken when it does not fire). The list puts the `ncode` long switches
  * first (in source order), then the transient ones (in source order). A choice array has one entry
  * per switch of the list (n entries); a mode code names the long switches only, so the code of
  * `nsdae analyze --mode` is "k1.k2....k_ncode" ("-" when ncode is 0) and a long mode has every

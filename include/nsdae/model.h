@@ -45,10 +45,14 @@ typedef enum nsdae_expr_kind {
     NSDAE_EXPR_ABS,
     NSDAE_EXPR_SIGN,      /* the single-valued sign: sign(0) = 0 (set-valued sign is a relation) */
     NSDAE_EXPR_MIN,       /* binary functions of a, b */
-    NSDAE_EXPR_MAX
+    NSDAE_EXPR_MAX,
+    NSDAE_EXPR_PRE        /* pre(a): the left limit of a at an event (only in `when` branches and
+                             guards). Evaluates as a (a guard is read on the left-limit state);
+                             its derivative with respect to the current unknowns and time is 0;
+                             the impulse analysis renames its leaves to past variables */
 } nsdae_expr_kind;
 
-#define NSDAE_EXPR_KIND_COUNT (NSDAE_EXPR_MAX + 1)
+#define NSDAE_EXPR_KIND_COUNT (NSDAE_EXPR_PRE + 1)
 
 /* A node. Read-only for users: nodes are created and owned by a pool, never freed singly.
  * Children always have a smaller `id` than their parent (ids follow creation order), so
@@ -68,6 +72,7 @@ typedef struct nsdae_expr {
 #define NSDAE_EXPR_HAS_TIME  2u  /* depends on `time` */
 #define NSDAE_EXPR_HAS_PARAM 4u  /* depends on a parameter */
 #define NSDAE_EXPR_NONSMOOTH 8u  /* contains abs, sign, min or max */
+#define NSDAE_EXPR_HAS_PRE   16u /* contains pre() */
 
 typedef struct nsdae_expr_pool nsdae_expr_pool;
 
@@ -86,7 +91,7 @@ size_t nsdae_expr_pool_size(const nsdae_expr_pool *pool);   /* ids in use, base'
  * x-x, --x, ...). They return NULL when out of memory or when an operand is NULL, so that a
  * chain of constructors needs one NULL check at the end; the pool then remembers the failure
  * (nsdae_expr_pool_failed). Binary kinds: ADD SUB MUL DIV POW MIN MAX; unary: NEG and the
- * functions SIN .. SIGN. */
+ * functions SIN .. SIGN, and PRE. */
 const nsdae_expr *nsdae_expr_const(nsdae_expr_pool *pool, double value);
 const nsdae_expr *nsdae_expr_param(nsdae_expr_pool *pool, int index);
 const nsdae_expr *nsdae_expr_var(nsdae_expr_pool *pool, int index, int order);
@@ -215,12 +220,16 @@ typedef struct nsdae_block {
     nsdae_block_kind kind;
     nsdae_srcpos pos;
     int parent, parent_branch;      /* enclosing block and branch, or -1, -1 at top level */
-    int nbranches;                  /* IF: number of conditions + 1 (the else); WHEN: 1 */
+    int nbranches;                  /* IF: number of conditions + 1 (the else); WHEN: 1, or 2 with
+                                       an else branch (branch 1: the long mode's equations) */
     const nsdae_cond *const *conds; /* IF: nbranches - 1 conditions (branch k holds when conds[k]
                                        is true and no earlier one is); WHEN: 1 condition */
-    int neqs;                       /* equations per branch, nested blocks counted */
+    int neqs;                       /* equations per branch, nested blocks counted (WHEN: of the
+                                       then branch) */
     int time_only;                  /* 1: every condition depends on time and parameters only
                                        (an exogenous switch); 0: on some unknown (a state switch) */
+    int neqs_else;                  /* WHEN with an else branch: its equations (they count in the
+                                       enclosing branch, the then branch's do not); else 0 */
 } nsdae_block;
 
 typedef enum nsdae_eq_kind {

@@ -24,7 +24,12 @@ typedef struct nsdae_moreau_options {
     int dissipative;
 } nsdae_moreau_options;
 
+/* theta = 1/2, [0, 1] with step = 0.01 (nsteps 0: setting step alone takes effect). */
 void nsdae_moreau_defaults(nsdae_moreau_options *o);
+
+/* The defaults, then what the system carries from its model's experiment (lagrangian.h): stop,
+ * step and theta (the form is the contact one whatever scheme the experiment names). */
+void nsdae_moreau_options_for(const nsdae_lagrangian *s, nsdae_moreau_options *o);
 
 /* What a step produced; the arrays are valid only during the callback. */
 typedef struct nsdae_contact_record {

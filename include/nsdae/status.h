@@ -22,6 +22,9 @@ typedef enum nsdae_status {
 
 #define NSDAE_ERROR_MESSAGE_SIZE 512
 
+/* Room for a scheme name carried by a system (mlcs.h, lagrangian.h), its terminating NUL included. */
+#define NSDAE_SCHEME_NAME_SIZE 16
+
 /* Filled by a failing call when the caller passes one; may be NULL everywhere. */
 typedef struct nsdae_error {
     nsdae_status status;

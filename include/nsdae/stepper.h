@@ -17,6 +17,8 @@
  *            theta = 1 unless set (then it is the theta-method with minimal-norm selection).
  *   EULER    plain implicit Euler (theta = 1) keeping the first solution Siconos ENUM finds.
  *   THETA    the theta-method (theta in [1/2, 1], default 1/2) with minimal-norm selection.
+ *   MOREAU   not an MLCS scheme: Moreau-Jean on the Lagrangian contact form (moreau.h). Named here
+ *            so that one name list serves every engine; nsdae_stepper_run refuses it.
  */
 #ifndef NSDAE_STEPPER_H
 #define NSDAE_STEPPER_H
@@ -31,8 +33,14 @@ extern "C" {
 typedef enum nsdae_scheme {
     NSDAE_SCHEME_MINNORM = 0,
     NSDAE_SCHEME_EULER,
-    NSDAE_SCHEME_THETA
+    NSDAE_SCHEME_THETA,
+    NSDAE_SCHEME_MOREAU
 } nsdae_scheme;
+
+/* "minnorm", "euler", "theta", "moreau" (the names of the model language and the command). */
+const char *nsdae_scheme_name(nsdae_scheme scheme);
+/* The scheme of a name; INVALID_INPUT naming it and the known names when it is none of them. */
+nsdae_status nsdae_scheme_from_name(const char *name, nsdae_scheme *out, nsdae_error *err);
 
 typedef struct nsdae_stepper_options {
     nsdae_scheme scheme;
@@ -40,14 +48,22 @@ typedef struct nsdae_stepper_options {
     double gamma;            /* weight at t1 of lambda and the algebraic unknowns in the differential
                               * rows, in [1/2, 1]; <= 0 means 1 */
     double t0, stop;         /* integrate on [t0, stop] */
-    long nsteps;             /* > 0: h = (stop - t0) / nsteps */
+    long nsteps;             /* > 0: h = (stop - t0) / nsteps (wins over step) */
     double step;             /* used when nsteps <= 0: fixed h, the last step shortened to land on stop */
     int select_algebraic;    /* minimal norm also over the algebraic unknowns y (not the multipliers) */
     const double *weight;    /* optional SPD weight over the selected unknowns (k x k, column-major) */
     int count_solutions;     /* count every solution of each step's MLCP (nsol); default on via _defaults */
 } nsdae_stepper_options;
 
+/* minnorm, theta and gamma unset, [0, 1] with step = 0.01 (nsteps 0: setting step alone takes
+ * effect), count_solutions on. */
 void nsdae_stepper_defaults(nsdae_stepper_options *o);
+
+/* The defaults, then what the system carries from its model's experiment (mlcs.h): stop, step,
+ * scheme, theta and gamma (theta and gamma not for the euler scheme, whose are 1). INVALID_INPUT
+ * when the carried scheme is unknown, UNSUPPORTED when it is moreau (the contact form's engine);
+ * the message names the scheme. The caller overrides fields afterwards. */
+nsdae_status nsdae_stepper_options_for(const nsdae_mlcs *s, nsdae_stepper_options *o, nsdae_error *err);
 
 /* What a step produced; the arrays are valid only during the callback. */
 typedef struct nsdae_step_record {
@@ -66,6 +82,8 @@ typedef struct nsdae_stepper_summary {
     long steps;              /* steps completed */
     long several;            /* steps whose MLCP had more than one solution (a continuum counts) */
     long continuum;          /* steps whose MLCP had a continuum of solutions */
+    long uncounted;          /* steps whose solutions were not counted (nsol 0: counting is bounded
+                                by NSDAE_LCP_COUNT_MAX_M complementarity rows, or off) */
     double t_end;            /* time reached */
     double h;                /* nominal step */
 } nsdae_stepper_summary;

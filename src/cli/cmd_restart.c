@@ -276,7 +276,7 @@ static int print_numeric(const restart_cmd *c, const nsdae_impulse_result *r, co
     nsdae_error err = {0};
     char why[512];
     int rc = !plus || !aux || !r->system;
-    if (!rc && nsdae_impulse_restart(r, c->left, RESTART_MAX_ORDER, plus, aux, &num, &err) != NSDAE_OK) rc = 1;
+    if (!rc && nsdae_impulse_restart_at(r, c->left, RESTART_MAX_ORDER, c->time, plus, aux, &num, &err) != NSDAE_OK) rc = 1;
     if (num.singular) *status = "numerically-singular";
     if (c->json) {
         printf(", \"restart\": {");
@@ -336,8 +336,52 @@ static int elastic_closing(const restart_cmd *c, const int *from, const int *to)
     return -1;
 }
 
+/* Whether the `when` switch w fires at the long change from -> to (from == to: with no long
+ * change): its guard hw (positive where its condition holds) rises through zero there. With a
+ * long change, hw must be that change's guard g up to sign, and g's crossing direction (a gap or a
+ * multiplier decreasing to 0; an `if` condition becoming true as the branch index drops) must make
+ * hw rise (Benveniste et al. 2026, (247): `if gamma` with `when gamma`). */
+static int when_crossing(const restart_cmd *c, nsdae_expr_pool *pool, const int *from, const int *to, int w);
+
+static int when_fires(const restart_cmd *c, nsdae_expr_pool *pool, const int *from, const int *to, int w)
+{
+    return when_crossing(c, pool, from, to, w) > 0;
+}
+
+/* 1: w fires at from -> to; -1: its guard is the change's but falls through zero there (the
+ * `when` is tied to that switch and does not fire); 0: unrelated. */
+static int when_crossing(const restart_cmd *c, nsdae_expr_pool *pool, const int *from, const int *to, int w)
+{
+    const nsdae_switch *x = &c->sw->sw[w];
+    if (x->kind != NSDAE_SWITCH_WHEN || x->parent >= 0) return 0; /* top-level transient modes only */
+    const nsdae_expr *hw = NULL, *g = NULL;
+    nsdae_error err = {0};
+    if (nsdae_impulse_when_guard(c->m, c->sw, pool, from, w, &hw, &err) != NSDAE_OK) return 0;
+    if (memcmp(from, to, (size_t)c->sw->n * sizeof *from) == 0) return 1;
+    if (nsdae_impulse_guard(c->m, c->sw, pool, from, to, &g, &err) != NSDAE_OK || !g) return 0;
+    int sign = g == hw ? 1 : g == nsdae_expr_unary(pool, NSDAE_EXPR_NEG, hw) ? -1 : 0;
+    int k = 0;
+    while (k < c->sw->ncode && from[k] == to[k]) k++;
+    if (sign == 0 || k == c->sw->ncode) return 0;
+    int dir = c->sw->sw[k].kind == NSDAE_SWITCH_IF_STATE ? (to[k] < from[k] ? 1 : -1) : -1;
+    return sign * dir > 0 ? 1 : -1;
+}
+
+/* The `when` that fires at from -> to, or -1. */
+static int firing_when(const restart_cmd *c, const int *from, const int *to)
+{
+    nsdae_expr_pool *pool = NULL;
+    nsdae_error err = {0};
+    if (nsdae_expr_pool_create_over(nsdae_model_pool(c->m), &pool, &err) != NSDAE_OK) return -1;
+    int found = -1;
+    for (int w = c->sw->ncode; w < c->sw->n && found < 0; w++)
+        if (when_fires(c, pool, from, to, w)) found = w;
+    nsdae_expr_pool_destroy(pool);
+    return found;
+}
+
 /* Heading of a transition (from -> [via ->] to); text mode adds the modes in words. */
-static void print_heading(restart_cmd *c, const int *from, const int *via, const int *to)
+static void print_heading(restart_cmd *c, const int *from, const int *via, int via_when, const int *to)
 {
     char a[128], v[128] = "", b[128];
     nsdae_mode_format(c->sw, from, a, sizeof a);
@@ -356,22 +400,35 @@ static void print_heading(restart_cmd *c, const int *from, const int *via, const
         nsdae_error err = {0};
         nsdae_mode_label(c->m, c->sw, from, &la, &err);
         nsdae_mode_label(c->m, c->sw, via ? via : to, &lb, &err);
-        if (via)
+        char *lt = NULL;
+        if (via && via_when) nsdae_mode_label(c->m, c->sw, to, &lt, &err);
+        if (via && via_when)
+            printf("%s%s -> %s -> %s (%s -> transient: %s -> %s)\n", c->printed ? "\n" : "", a, v, b, la ? la : "?",
+                   lb ? lb : "?", lt ? lt : "?");
+        else if (via)
             printf("%s%s -> %s -> %s (%s -> transient: %s with Newton's law -> %s)\n", c->printed ? "\n" : "", a, v, b,
                    la ? la : "?", lb ? lb : "?", la ? la : "?");
         else printf("%s%s -> %s (%s -> %s)\n", c->printed ? "\n" : "", a, b, la ? la : "?", lb ? lb : "?");
         free(la);
         free(lb);
+        free(lt);
     }
     c->printed++;
 }
 
 /* The analysis input of the change from -> to: straight, or the elastic cascade. */
-static nsdae_status change_input(const restart_cmd *c, const int *from, const int *to, int elastic,
-                                 nsdae_expr_pool *pool, nsdae_impulse_input *in, nsdae_impulse_modes **store,
+static nsdae_status change_input(const restart_cmd *c, const int *from, const int *to, int elastic, const int *via,
+                                 int when, nsdae_expr_pool *pool, nsdae_impulse_input *in, nsdae_impulse_modes **store,
                                  nsdae_error *err)
 {
     const nsdae_expr *guard = NULL, *law = NULL;
+    if (when >= 0) { /* a user `when`: its then branch is the transient mode, its law included */
+        nsdae_status st = memcmp(from, to, (size_t)c->sw->n * sizeof *from)
+                              ? nsdae_impulse_guard(c->m, c->sw, pool, from, to, &guard, err)
+                              : nsdae_impulse_when_guard(c->m, c->sw, pool, from, when, &guard, err);
+        if (!st) st = nsdae_impulse_input_from_modes(c->m, c->sw, pool, from, via, to, guard, in, store, err);
+        return st;
+    }
     nsdae_status st = nsdae_impulse_guard(c->m, c->sw, pool, from, to, &guard, err);
     if (!st && elastic >= 0) st = nsdae_impulse_newton_law(c->m, c->sw, pool, elastic, &law, err);
     if (!st) st = nsdae_impulse_input_from_modes(c->m, c->sw, pool, from, elastic >= 0 ? to : NULL, elastic >= 0 ? from : to,
@@ -382,7 +439,7 @@ static nsdae_status change_input(const restart_cmd *c, const int *from, const in
 
 /* Analyses the change from -> to and prints it (with the numeric restart under --at). Returns 0,
  * or 1 when the numeric restart failed or memory ran out. */
-static int one_change(restart_cmd *c, const int *from, const int *to)
+static int one_change(restart_cmd *c, const int *from, const int *to, int when)
 {
     nsdae_error err = {0};
     nsdae_impulse_input in;
@@ -390,11 +447,16 @@ static int one_change(restart_cmd *c, const int *from, const int *to)
     nsdae_impulse_result *r = NULL;
     nsdae_impulse_options opt = {-1};
     nsdae_expr_pool *pool = NULL; /* the analysis' expressions, over the model's read-only pool */
-    int elastic = elastic_closing(c, from, to);
-    nsdae_status st = nsdae_expr_pool_create_over(nsdae_model_pool(c->m), &pool, &err);
-    if (!st) st = change_input(c, from, to, elastic, pool, &in, &store, &err);
+    int elastic = when >= 0 ? -1 : elastic_closing(c, from, to);
+    int *via = calloc((size_t)c->sw->n + 1, sizeof *via);
+    nsdae_status st = via ? nsdae_expr_pool_create_over(nsdae_model_pool(c->m), &pool, &err)
+                          : nsdae_error_set(&err, NSDAE_NOMEM, "out of memory");
+    if (!st && when >= 0) memcpy(via, to, (size_t)c->sw->n * sizeof *via), via[when] = 1;
+    if (!st) st = change_input(c, from, to, elastic, via, when, pool, &in, &store, &err);
     if (!st) st = nsdae_impulse_analyze(&in, &opt, &r, &err);
-    print_heading(c, from, elastic >= 0 ? to : NULL, elastic >= 0 ? from : to);
+    if (when >= 0) print_heading(c, from, via, 1, to);
+    else print_heading(c, from, elastic >= 0 ? to : NULL, 0, elastic >= 0 ? from : to);
+    free(via);
     int rc = st == NSDAE_NOMEM || (st && c->left);
     if (st) {
         if (c->json) fputs(", \"status\": \"error\", \"message\": ", stdout), json_string(err.message), putchar('}');
@@ -430,6 +492,31 @@ static int sliding(const nsdae_switches *s, const int *choice)
 
 typedef int (*change_fn)(restart_cmd *c, const int *from, const int *to, void *data);
 
+/* Whether `when` w is tied to some long change from `from` (its guard is that change's): it fires
+ * with that change, or cannot fire from `from` at all. */
+static int when_crossing(const restart_cmd *c, nsdae_expr_pool *pool, const int *from, const int *to, int w);
+
+static int fired_by_change(restart_cmd *c, nsdae_expr_pool *pool, const int *from, int w)
+{
+    const nsdae_switches *s = c->sw;
+    int *to = calloc((size_t)s->n + 1, sizeof *to), hit = 0;
+    char code[128];
+    nsdae_error err = {0};
+    for (int k = 0; to && k < s->ncode && !hit; k++) {
+        if (!nsdae_mode_switch_active(s, from, k)) continue;
+        for (int ch = 0; ch < s->sw[k].nchoices && !hit; ch++) {
+            if (ch == from[k]) continue;
+            memcpy(to, from, (size_t)s->n * sizeof *to);
+            to[k] = ch;
+            nsdae_mode_format(s, to, code, sizeof code);
+            if (nsdae_mode_parse(s, code, to, &err) != NSDAE_OK || sliding(s, to)) continue;
+            hit = when_crossing(c, pool, from, to, w) != 0;
+        }
+    }
+    free(to);
+    return hit;
+}
+
 /* Calls fn for every change between two non-sliding long modes that differ in one active long
  * switch; stops at the first nonzero return. */
 static int for_each_change(restart_cmd *c, change_fn fn, void *data)
@@ -463,7 +550,26 @@ static int for_each_change(restart_cmd *c, change_fn fn, void *data)
 static int print_change(restart_cmd *c, const int *from, const int *to, void *data)
 {
     (void)data;
-    return one_change(c, from, to);
+    return one_change(c, from, to, firing_when(c, from, to));
+}
+
+/* Every `when` that fires with no long change, from every long mode: prev -> [prev, fired] -> prev. */
+static int print_lone_whens(restart_cmd *c)
+{
+    const nsdae_switches *s = c->sw;
+    int *from = calloc((size_t)s->n + 1, sizeof *from), rc = !from;
+    nsdae_expr_pool *pool = NULL;
+    nsdae_error err = {0};
+    if (!rc) rc = nsdae_expr_pool_create_over(nsdae_model_pool(c->m), &pool, &err) != NSDAE_OK;
+    if (!rc) nsdae_mode_first(s, from);
+    for (int more = !rc; more && !rc; more = nsdae_mode_next(s, from)) {
+        if (sliding(s, from)) continue;
+        for (int w = s->ncode; w < s->n && !rc; w++)
+            if (when_fires(c, pool, from, from, w) && !fired_by_change(c, pool, from, w)) rc = one_change(c, from, from, w);
+    }
+    nsdae_expr_pool_destroy(pool);
+    free(from);
+    return rc;
 }
 
 /* Auto-detection under --at: a change whose guard vanishes at the left limits and is being
@@ -486,6 +592,46 @@ static const nsdae_expr *detection_guard(restart_cmd *c, nsdae_expr_pool *pool, 
     const nsdae_block *blk = nsdae_model_block(c->m, w->block);
     int b = from[k] < to[k] ? from[k] : to[k];
     return b < blk->nbranches - 1 ? nsdae_mode_switching_function(pool, blk->conds[b]) : NULL;
+}
+
+/* g and its time derivative at the --at state; 0 when g does not vanish there. */
+static int vanishes_at(const restart_cmd *c, nsdae_expr_pool *pool, const nsdae_expr *g, double *rate)
+{
+    const nsdae_expr *dg = NULL;
+    nsdae_error err = {0};
+    if (!g || nsdae_expr_dt(pool, g, &dg, &err) != NSDAE_OK) return 0;
+    nsdae_eval_env env = {nsdae_model_param_values(c->m), nsdae_model_nparams(c->m), c->left, nsdae_model_nvars(c->m),
+                          RESTART_MAX_ORDER, c->time};
+    double gv = nsdae_expr_eval(g, &env), scale = 1 + fabs(c->time);
+    *rate = nsdae_expr_eval(dg, &env);
+    for (int i = 0; i < (RESTART_MAX_ORDER + 1) * nsdae_model_nvars(c->m); i++)
+        if (fabs(c->left[i]) > scale) scale = fabs(c->left[i]);
+    return fabs(gv) <= RESTART_GUARD_TOL * scale * scale;
+}
+
+/* A `when` firing at the --at state with no long change: its guard vanishes there and rises.
+ * Sets from = to = the long mode (the first one from which it fires). */
+static int lone_when_at(restart_cmd *c, int *from, int *to)
+{
+    const nsdae_switches *s = c->sw;
+    nsdae_expr_pool *pool = NULL;
+    nsdae_error err = {0};
+    int hit = 0;
+    if (nsdae_expr_pool_create_over(nsdae_model_pool(c->m), &pool, &err) != NSDAE_OK) return 0;
+    nsdae_mode_first(s, from);
+    for (int more = 1; more && !hit; more = nsdae_mode_next(s, from)) {
+        if (sliding(s, from)) continue;
+        for (int w = s->ncode; w < s->n && !hit; w++) {
+            const nsdae_expr *h = NULL;
+            double rate = 0;
+            if (!when_fires(c, pool, from, from, w) || fired_by_change(c, pool, from, w)) continue;
+            hit = nsdae_impulse_when_guard(c->m, s, pool, from, w, &h, &err) == NSDAE_OK && vanishes_at(c, pool, h, &rate) &&
+                  rate > 0;
+        }
+    }
+    if (hit) memcpy(to, from, (size_t)s->n * sizeof *to);
+    nsdae_expr_pool_destroy(pool);
+    return hit;
 }
 
 static int crossing(restart_cmd *c, const int *from, const int *to)
@@ -552,7 +698,7 @@ static int pick_change(restart_cmd *c, int *from, int *to)
     }
     found f = {0, from, to, "", ""};
     if (for_each_change(c, detect, &f)) return 1;
-    if (f.n == 1) return 0;
+    if (f.n == 1 || (f.n == 0 && lone_when_at(c, from, to))) return 0;
     if (f.n == 0)
         fputs("nsdae restart: no guard or contact gap is being crossed at the --at state: name the change with "
               "--from and --to\n",
@@ -580,7 +726,8 @@ static int run(restart_cmd *c)
         if (c->json) printf("{\"model\": "), json_string(nsdae_model_name(c->m)), printf(", \"transitions\": [");
         else printf("model %s: %.0f long mode%s, %d switch%s\n\n", nsdae_model_name(c->m), total, total == 1 ? "" : "s",
                     c->sw->ncode, c->sw->ncode == 1 ? "" : "es");
-        rc = c->at ? one_change(c, from, to) : for_each_change(c, print_change, NULL);
+        if (c->at) rc = one_change(c, from, to, firing_when(c, from, to));
+        else if (!(rc = for_each_change(c, print_change, NULL))) rc = print_lone_whens(c);
         if (c->json) puts("\n]}");
         else if (!c->printed) puts("no mode change (the model has one long mode)");
     }

@@ -12,6 +12,7 @@
 #include "cli/stop_signal.h"
 
 #include <nsdae/csv_sink.h>
+#include <nsdae/lcp.h>
 #include <nsdae/time_grid.h>
 #include <nsdae/tolerances.h>
 
@@ -310,14 +311,21 @@ static int simulate_mlcs(run_options *ro, output *o)
     meta_number(o->meta, "summary.t_end", sum.t_end);
     meta_number(o->meta, "summary.several_solutions", (double)sum.several);
     meta_number(o->meta, "summary.continuum", (double)sum.continuum);
+    meta_number(o->meta, "summary.uncounted", (double)sum.uncounted);
     meta_number(o->meta, "summary.wall_seconds", wall);
     rc = output_close(o);
     if (st != NSDAE_OK)
         fprintf(stderr, "nsdae simulate: %s\nnsdae simulate: %ld steps written before the failure\n", err.message,
                 sum.steps);
     else if (!rc)
-        fprintf(stderr, "nsdae simulate: %ld steps of h = %.6g to t = %.10g; %ld with several solutions%s; %.3f s\n",
-                sum.steps, sum.h, sum.t_end, sum.several, sum.continuum ? " (some a continuum)" : "", wall);
+    {
+        char note[128] = "";
+        if (sum.uncounted && so.count_solutions)   /* counting is exponential: bounded, and said */
+            snprintf(note, sizeof note, " (%ld steps not counted: more than %d complementarity rows)", sum.uncounted,
+                     NSDAE_LCP_COUNT_MAX_M);
+        fprintf(stderr, "nsdae simulate: %ld steps of h = %.6g to t = %.10g; %ld with several solutions%s%s; %.3f s\n",
+                sum.steps, sum.h, sum.t_end, sum.several, sum.continuum ? " (some a continuum)" : "", note, wall);
+    }
     if (!rc) rc = after_run(o, ro->src.label);
     nsdae_mlcs_destroy(s);
     return st != NSDAE_OK && !rc ? 1 : rc;

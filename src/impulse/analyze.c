@@ -130,7 +130,11 @@ static void height_range(const imp_ctx *cx, int *lo, int *hi)
         if (p_hi) *hi = K;
     }
     if (*lo < 0) *lo = kmax;
-    if (*hi < 0) *hi = *lo;
+    /* A cascade has the transient mode at t* and the new long mode after it (1.14 [IMPL], the
+     * alternative reading; the paper goes from A_0 to A_1 for (172)): K >= 1. At K = 0 the new
+     * mode's k3 (lambda = 0) would sit at t* with the transient law and hide (192)'s D2. */
+    if (in->transient.n > 0 && *lo < 1) *lo = 1;
+    if (*hi < *lo) *hi = *lo;
 }
 
 nsdae_status imp_try_height(imp_ctx *cx, int K, nsdae_impulse_result *r, imp_array *a, int *mu, int *keep,

@@ -73,6 +73,7 @@ static const nsdae_expr *relabel_visit(relabel_walk *w, const nsdae_expr *e)
     case NSDAE_EXPR_SQRT:
     case NSDAE_EXPR_ABS:
     case NSDAE_EXPR_SIGN: r = nsdae_expr_unary(w->pool, e->kind, relabel_visit(w, e->a)); break;
+    case NSDAE_EXPR_PRE: r = relabel_visit(w, e->a); break; /* pre(pre(a)) = pre(a) */
     default: r = nsdae_expr_binary(w->pool, e->kind, relabel_visit(w, e->a), relabel_visit(w, e->b)); break;
     }
     w->memo[e->id] = r;
@@ -87,5 +88,48 @@ nsdae_status imp_relabel(nsdae_expr_pool *pool, const nsdae_expr *e, imp_leaf_ma
     *out = relabel_visit(&w, e);
     free(w.memo);
     if (!*out) return nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory renaming unknowns");
+    return NSDAE_OK;
+}
+
+typedef struct pre_walk {
+    nsdae_expr_pool *pool;
+    const nsdae_expr **memo;
+    int nvars, strip;
+    nsdae_error *err;
+} pre_walk;
+
+static const nsdae_expr *pre_leaf(int j, int o, void *ctx)
+{
+    pre_walk *w = ctx;
+    return nsdae_expr_var(w->pool, NSDAE_IMPULSE_PRE(w->nvars, j), o);
+}
+
+static const nsdae_expr *pre_visit(pre_walk *w, const nsdae_expr *e)
+{
+    if (!e || !(e->flags & NSDAE_EXPR_HAS_PRE)) return e;
+    if (w->memo[e->id]) return w->memo[e->id];
+    const nsdae_expr *r = NULL;
+    if (e->kind == NSDAE_EXPR_PRE) {
+        if (w->strip) r = pre_visit(w, e->a);
+        else if (imp_relabel(w->pool, e->a, pre_leaf, w, &r, w->err)) r = NULL;
+    } else if (e->b) {
+        r = nsdae_expr_binary(w->pool, e->kind, pre_visit(w, e->a), pre_visit(w, e->b));
+    } else {
+        r = nsdae_expr_unary(w->pool, e->kind, pre_visit(w, e->a));
+    }
+    w->memo[e->id] = r;
+    return r;
+}
+
+nsdae_status imp_lower_pre(nsdae_expr_pool *pool, const nsdae_expr *e, int nvars, int strip, const nsdae_expr **out,
+                           nsdae_error *err)
+{
+    *out = e;
+    if (!e || !(e->flags & NSDAE_EXPR_HAS_PRE)) return NSDAE_OK;
+    pre_walk w = {pool, calloc((size_t)e->id + 1, sizeof(const nsdae_expr *)), nvars, strip, err};
+    if (!w.memo) return nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory reading pre()");
+    *out = pre_visit(&w, e);
+    free(w.memo);
+    if (!*out) return nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory reading pre()");
     return NSDAE_OK;
 }

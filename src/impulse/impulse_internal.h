@@ -114,6 +114,11 @@ nsdae_status imp_leaves(const nsdae_expr *e, int **leaves, int *n, nsdae_error *
 typedef const nsdae_expr *(*imp_leaf_map)(int j, int o, void *ctx);
 nsdae_status imp_relabel(nsdae_expr_pool *pool, const nsdae_expr *e, imp_leaf_map map, void *ctx,
                          const nsdae_expr **out, nsdae_error *err);
+/* Rebuilds e without pre() nodes: pre(a) becomes a with every leaf (j, o) renamed to the left-limit
+ * leaf (NSDAE_IMPULSE_PRE(nvars, j), o), or, with strip, a itself (a guard is read on the previous
+ * mode's state, where the left limit is the value). e itself when it has no pre(). */
+nsdae_status imp_lower_pre(nsdae_expr_pool *pool, const nsdae_expr *e, int nvars, int strip, const nsdae_expr **out,
+                           nsdae_error *err);
 
 /* sigma.c */
 nsdae_status imp_mode_sigma_run(const nsdae_impulse_input *in, const nsdae_impulse_eqs *eqs, imp_mode_sigma *s,

@@ -112,8 +112,8 @@ static double continuous_value(const nsdae_impulse_system *sy, const double *lef
 }
 
 static nsdae_status solve(const nsdae_impulse_result *r, const nsdae_impulse_system *sy, const double *left,
-                          int max_order, double eps, double *state_plus, double *aux, nsdae_impulse_numeric *num,
-                          nsdae_error *err)
+                          int max_order, double eps, double time, double *state_plus, double *aux,
+                          nsdae_impulse_numeric *num, nsdae_error *err)
 {
     int n = sy->n, nl = sy->nleaf;
     size_t m = (size_t)(n ? n : 1);
@@ -133,7 +133,7 @@ static nsdae_status solve(const nsdae_impulse_result *r, const nsdae_impulse_sys
     for (int u = 0; u < n; u++)
         w.x[u] = !sy->unk_head[u] && sy->unk_order[u] <= max_order ? left[sy->unk_order[u] * sy->nvars + sy->unk_var[u]] : 0;
     memcpy(x0, w.x, m * sizeof(double));
-    nsdae_eval_env env = {sy->params, sy->nparams, w.env, nl, max_order, 0};
+    nsdae_eval_env env = {sy->params, sy->nparams, w.env, nl, max_order, time}; /* every block is at t* */
     num->fact_residual = sy->guard ? fabs(nsdae_expr_eval(sy->guard, &env)) : NAN;
     /* 2. Newton with the rank check at every iterate */
     int ok = newton(sy, &env, &w, num);
@@ -182,13 +182,19 @@ static nsdae_status check_call(const nsdae_impulse_result *r, const nsdae_impuls
     return NSDAE_OK;
 }
 
-nsdae_status nsdae_impulse_restart(const nsdae_impulse_result *r, const double *left, int max_order,
-                                   double *state_plus, double *aux, nsdae_impulse_numeric *num, nsdae_error *err)
+nsdae_status nsdae_impulse_restart_at(const nsdae_impulse_result *r, const double *left, int max_order, double time,
+                                      double *state_plus, double *aux, nsdae_impulse_numeric *num, nsdae_error *err)
 {
     nsdae_impulse_numeric dummy;
     if (!num) num = &dummy;
     nsdae_status st = check_call(r, r ? r->system : NULL, left, max_order, num, err);
-    return st != NSDAE_OK ? st : solve(r, r->system, left, max_order, 0.0, state_plus, aux, num, err);
+    return st != NSDAE_OK ? st : solve(r, r->system, left, max_order, 0.0, time, state_plus, aux, num, err);
+}
+
+nsdae_status nsdae_impulse_restart(const nsdae_impulse_result *r, const double *left, int max_order,
+                                   double *state_plus, double *aux, nsdae_impulse_numeric *num, nsdae_error *err)
+{
+    return nsdae_impulse_restart_at(r, left, max_order, 0.0, state_plus, aux, num, err);
 }
 
 nsdae_status nsdae_impulse_brute_force(const nsdae_impulse_result *r, const double *left, int max_order, double eps,
@@ -200,5 +206,5 @@ nsdae_status nsdae_impulse_brute_force(const nsdae_impulse_result *r, const doub
     nsdae_status st = check_call(r, r ? r->brute : NULL, left, max_order, num, err);
     if (st == NSDAE_OK && !(eps > 0 && eps < 1))
         st = nsdae_error_set(err, NSDAE_INVALID_INPUT, "impulse: brute force needs 0 < eps < 1, got %g", eps);
-    return st != NSDAE_OK ? st : solve(r, r->brute, left, max_order, eps, state_plus, aux, num, err);
+    return st != NSDAE_OK ? st : solve(r, r->brute, left, max_order, eps, 0.0, state_plus, aux, num, err);
 }

@@ -23,6 +23,7 @@ static int depends(const affine_ctx *c, const nsdae_expr *e)
 {
     if (!(e->flags & NSDAE_EXPR_HAS_VAR)) return 0;
     if (e->kind == NSDAE_EXPR_VAR) return leaf_index(c, e) >= 0;
+    if (e->kind == NSDAE_EXPR_PRE) return 0; /* a left limit: a known value at the event */
     return (e->a && depends(c, e->a)) || (e->b && depends(c, e->b));
 }
 

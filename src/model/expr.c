@@ -186,6 +186,7 @@ static const nsdae_expr *intern(nsdae_expr_pool *p, nsdae_expr key)
     if (key.kind == NSDAE_EXPR_ABS || key.kind == NSDAE_EXPR_SIGN || key.kind == NSDAE_EXPR_MIN ||
         key.kind == NSDAE_EXPR_MAX)
         n->flags |= NSDAE_EXPR_NONSMOOTH;
+    if (key.kind == NSDAE_EXPR_PRE) n->flags |= NSDAE_EXPR_HAS_PRE;
     p->table[h] = n->id;
     p->size++;
     if ((p->size - p->base_size) * 2 > p->table_cap && !grow_table(p)) p->failed = 1;
@@ -229,7 +230,10 @@ int nsdae_expr_is_binary(nsdae_expr_kind kind)
     return (kind >= NSDAE_EXPR_ADD && kind <= NSDAE_EXPR_POW) || kind == NSDAE_EXPR_MIN || kind == NSDAE_EXPR_MAX;
 }
 
-int nsdae_expr_is_unary(nsdae_expr_kind kind) { return kind >= NSDAE_EXPR_NEG && kind <= NSDAE_EXPR_SIGN; }
+int nsdae_expr_is_unary(nsdae_expr_kind kind)
+{
+    return (kind >= NSDAE_EXPR_NEG && kind <= NSDAE_EXPR_SIGN) || kind == NSDAE_EXPR_PRE;
+}
 
 static int is_const(const nsdae_expr *e, double v) { return e->kind == NSDAE_EXPR_CONST && e->value == v; }
 
@@ -251,6 +255,7 @@ double nsdae_expr_apply(nsdae_expr_kind kind, double a, double b)
     case NSDAE_EXPR_SIGN: return a > 0 ? 1.0 : a < 0 ? -1.0 : a == 0 ? 0.0 : NAN;
     case NSDAE_EXPR_MIN: return isnan(a) || isnan(b) ? NAN : a < b ? a : b;
     case NSDAE_EXPR_MAX: return isnan(a) || isnan(b) ? NAN : a > b ? a : b;
+    case NSDAE_EXPR_PRE: return a; /* read on the left-limit state */
     default: return NAN;
     }
 }

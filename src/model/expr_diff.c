@@ -70,6 +70,7 @@ static const nsdae_expr *d_node(diff_ctx *c, const nsdae_expr *e)
             case NSDAE_EXPR_SQRT: r = X_DIV(p, da, X_MUL(p, X_C(p, 2.0), e)); break;
             case NSDAE_EXPR_ABS: r = X_MUL(p, nsdae_expr_unary(p, NSDAE_EXPR_SIGN, a), da); break;
             case NSDAE_EXPR_SIGN: r = X_C(p, 0.0); break;
+            case NSDAE_EXPR_PRE: r = X_C(p, 0.0); break; /* a left limit: fixed at the event */
             case NSDAE_EXPR_MIN:
             case NSDAE_EXPR_MAX: {
                 /* min/max(a,b) = (a+b)/2 -/+ |a-b|/2 */

@@ -50,6 +50,7 @@ static const char *fname(nsdae_expr_kind k)
     case NSDAE_EXPR_SIGN: return "sign";
     case NSDAE_EXPR_MIN: return "min";
     case NSDAE_EXPR_MAX: return "max";
+    case NSDAE_EXPR_PRE: return "pre";
     default: return "?";
     }
 }

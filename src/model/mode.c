@@ -7,15 +7,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Whether block b or one of its ancestors is a `when` block (transient equations). */
-static int in_when(const nsdae_model *m, int b)
+/* Whether the branch (block, branch) lies in the then branch of some `when` (transient equations).
+ * A `when`'s else branch (branch 1) holds in the long modes. */
+static int in_transient(const nsdae_model *m, int b, int branch)
 {
     for (int guard = 0; b >= 0 && guard < 10000; guard++) {
         const nsdae_block *blk = nsdae_model_block(m, b);
-        if (blk->kind == NSDAE_BLOCK_WHEN) return 1;
+        if (blk->kind == NSDAE_BLOCK_WHEN && branch == 0) return 1;
+        branch = blk->parent_branch;
         b = blk->parent;
     }
     return 0;
+}
+
+/* Whether block b's own switch is transient: a `when`, or anything in a then branch of one. */
+static int in_when(const nsdae_model *m, int b)
+{
+    const nsdae_block *blk = nsdae_model_block(m, b);
+    return blk->kind == NSDAE_BLOCK_WHEN || in_transient(m, blk->parent, blk->parent_branch);
 }
 
 /* A sliding relaxation needs a state switch `if h > 0 then G1 else G2` with a single comparison
@@ -47,8 +56,9 @@ static nsdae_status check_square_branches(const nsdae_model *m, nsdae_error *err
     }
     for (int b = 0; b < nb; b++) {
         const nsdae_block *blk = nsdae_model_block(m, b);
-        if (blk->kind == NSDAE_BLOCK_IF && blk->parent >= 0 && blk->parent_branch >= 0 && blk->parent_branch < 64)
-            count[blk->parent * 64 + blk->parent_branch] += blk->neqs;
+        int per_branch = blk->kind == NSDAE_BLOCK_IF ? blk->neqs : blk->neqs_else; /* a when's else is long */
+        if (blk->parent >= 0 && blk->parent_branch >= 0 && blk->parent_branch < 64)
+            count[blk->parent * 64 + blk->parent_branch] += per_branch;
     }
     nsdae_status st = NSDAE_OK;
     for (int b = 0; b < nb && !st; b++) {
@@ -119,7 +129,7 @@ nsdae_status nsdae_mode_switches(const nsdae_model *m, nsdae_switches **out, nsd
         if (q->kind == NSDAE_EQ_EQUAL) continue;
         int compl = q->kind == NSDAE_EQ_COMPL;
         sw[n++] = (nsdae_switch){compl ? NSDAE_SWITCH_COMPL : NSDAE_SWITCH_SIGN, -1, i, compl ? 2 : 3, 0, q->block,
-                                 q->branch, q->block >= 0 && in_when(m, q->block), q->pos};
+                                 q->branch, in_transient(m, q->block, q->branch), q->pos};
     }
     qsort(sw, (size_t)n, sizeof *sw, by_position);
     link_parents(sw, n);
@@ -149,10 +159,11 @@ const char *nsdae_switch_kind_name(nsdae_switch_kind k)
     return "?";
 }
 
-/* Whether switch s takes branch `branch` under choice: a `when` "takes" its only branch when it fires. */
+/* Whether switch s takes branch `branch` under choice: a `when` takes its then branch (0) when it
+ * fires (choice 1) and its else branch (1) in the long modes (choice 0). */
 static int takes(const nsdae_switch *sw, const int *choice, int s, int branch)
 {
-    if (sw[s].kind == NSDAE_SWITCH_WHEN) return choice[s] == 1;
+    if (sw[s].kind == NSDAE_SWITCH_WHEN) return branch == 0 ? choice[s] == 1 : choice[s] == 0;
     return choice[s] == branch;
 }
 
@@ -171,9 +182,13 @@ static double count_in(const nsdae_switches *s, int parent, int branch, int dept
 {
     double total = 1.0;
     if (depth > 1000) return total;
-    for (int k = 0; k < s->ncode; k++) {
+    for (int k = 0; k < s->n; k++) {
         const nsdae_switch *x = &s->sw[k];
         if (x->parent != parent || x->parent_branch != branch) continue;
+        if (x->transient) { /* a `when`: long switches may live in its else branch */
+            if (x->kind == NSDAE_SWITCH_WHEN) total *= count_in(s, k, 1, depth + 1);
+            continue;
+        }
         if (x->kind == NSDAE_SWITCH_IF_TIME || x->kind == NSDAE_SWITCH_IF_STATE) {
             double w = x->sliding ? 1.0 : 0.0; /* the sliding choice has no nested switch */
             for (int b = 0; b < x->nchoices - x->sliding; b++) w += count_in(s, k, b, depth + 1);

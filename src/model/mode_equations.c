@@ -127,7 +127,9 @@ static int branch_chosen(const builder *B, int block, int branch, int *sliding)
         return nsdae_mode_switch_active(B->s, B->choice, s);
     }
     const nsdae_switch *x = &B->s->sw[s];
-    int taken = x->kind == NSDAE_SWITCH_WHEN ? B->choice[s] == 1 : B->choice[s] == branch;
+    int taken = x->kind != NSDAE_SWITCH_WHEN ? B->choice[s] == branch
+                : branch == 0                   ? B->choice[s] == 1  /* the then branch: when it fires */
+                                                : B->choice[s] == 0; /* the else branch: the long modes */
     return taken && nsdae_mode_switch_active(B->s, B->choice, s);
 }
 

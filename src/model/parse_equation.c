@@ -296,7 +296,9 @@ static int parse_if(parser *P)
     return P->st ? -1 : first_count;
 }
 
-/* when COND then EQS end when;  Transient-mode equations do not count in the enclosing branch. */
+/* when COND then EQS [else EQS] end when;  The then branch is a transient mode (zero duration,
+ * pre() allowed); it does not count in the enclosing branch. The else branch holds in the long
+ * modes and counts there; the two may have different equation counts. Returns the else count. */
 static int parse_when(parser *P)
 {
     const token *t_when = nsdae_ps_advance(P);
@@ -321,19 +323,29 @@ static int parse_when(parser *P)
     P->m->blocks[index].conds = conds;
     if (!conds || !nsdae_ps_expect(P, T_THEN, " after the condition")) return -1;
     P->m->blocks[index].time_only = !nsdae_cond_has_var(c);
-    int saved_block = P->block, saved_branch = P->branch;
+    int saved_block = P->block, saved_branch = P->branch, saved_pre = P->pre_ok;
     P->block = index;
     P->branch = 0;
-    int count = nsdae_ps_parse_equation_list(P, 1);
+    P->pre_ok = 1;
+    int count = nsdae_ps_parse_equation_list(P, 1), count_else = 0;
+    P->pre_ok = 0; /* the else branch holds over a duration: no left limit there */
+    if (count >= 0 && nsdae_ps_peek(P)->kind == T_ELSE) {
+        nsdae_ps_advance(P);
+        P->branch = 1;
+        P->m->blocks[index].nbranches = 2;
+        count_else = nsdae_ps_parse_equation_list(P, 1);
+    }
     P->block = saved_block;
     P->branch = saved_branch;
-    if (count < 0) return -1;
+    P->pre_ok = saved_pre;
+    if (count < 0 || count_else < 0) return -1;
     P->m->blocks[index].neqs = count;
+    P->m->blocks[index].neqs_else = count_else;
     if (!nsdae_ps_expect(P, T_END, " to close the 'when'") ||
         !nsdae_ps_expect(P, T_WHEN, " after 'end' (to close the 'when')") ||
         !nsdae_ps_expect(P, T_SEMI, " after 'end when'"))
         return -1;
-    return 0;
+    return count_else;
 }
 
 /* Equations until a token that ends the list; returns how many (nested if-blocks count their

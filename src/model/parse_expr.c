@@ -18,8 +18,25 @@ static const struct {
     {"sign", NSDAE_EXPR_SIGN, 1}, {"min", NSDAE_EXPR_MIN, 2}, {"max", NSDAE_EXPR_MAX, 2},
 };
 
+/* pre(EXPR): the left limit of EXPR at an event. It has a meaning only at an event: in a guard
+ * (read on the previous mode's state) and in the equations of a transient mode. */
+static const nsdae_expr *parse_pre(parser *P, const token *name)
+{
+    if (P->pre_ok <= 0) {
+        nsdae_ps_perr(P, name,
+                      "pre() is the left limit at an event: it is allowed only in a guard and in the then branch of "
+                      "a 'when'");
+        return NULL;
+    }
+    nsdae_ps_advance(P); /* '(' */
+    const nsdae_expr *a = nsdae_ps_parse_expr(P);
+    if (!a || !nsdae_ps_expect(P, T_RPAREN, " to close 'pre('")) return NULL;
+    return nsdae_ps_checked(P, nsdae_expr_unary(P->m->pool, NSDAE_EXPR_PRE, a));
+}
+
 static const nsdae_expr *parse_call(parser *P, const token *name)
 {
+    if (nsdae_ps_tok_is(P, name, "pre") && nsdae_ps_lookup(P, name, NULL) == NAME_NONE) return parse_pre(P, name);
     int f = -1;
     for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++)
         if (nsdae_ps_tok_is(P, name, functions[i].name)) f = (int)i;
@@ -300,7 +317,9 @@ static const nsdae_cond *parse_cond_level(parser *P, int level)
 const nsdae_cond *nsdae_ps_parse_cond(parser *P)
 {
     if (!nsdae_ps_enter(P)) return NULL;
+    P->pre_ok++; /* a guard is read on the left-limit state: pre(x) and x are the same there */
     const nsdae_cond *c = parse_cond_level(P, 0);
+    P->pre_ok--;
     P->depth--;
     return c;
 }

@@ -30,6 +30,7 @@ typedef struct parser {
     nsdae_status st;
     int depth, ops;
     int block, branch; /* current guard context */
+    int pre_ok;        /* > 0 while pre() is allowed: in guards and in a `when`'s then branch */
     loop_binding loops[MAX_LOOPS];
     int nloops;
     long unrolled;     /* loop iterations and array elements so far (MAX_UNROLLED) */

@@ -20,7 +20,8 @@
  * (q_{k+1} - q_k = h v_k + h theta (v_{k+1} - v_k)). W is factored by LU: dF/dv need not be
  * symmetric.
  *
- * With W = G_a M^-1 G_a^T (Cholesky factor of M from LAPACK, never an explicit inverse) and
+ * With W = G_a M^-1 G_a^T (banded Cholesky factor of M, never an explicit inverse; G in compressed
+ * rows, so that a step costs what the nonzeros of G and the band of M cost) and
  * v_free = v_k + h M^-1 F_theta, the step's LCP is 0 <= W P_a + G_a v_free + e_a G_a v_k _|_ P_a >= 0.
  * Option `dissipative` (lagrangian.h) takes e = 1 on active contacts that are separating.
  *
@@ -36,6 +37,8 @@
 #include <nsdae/tolerances.h>
 
 #include "stepping/contact_lcp.h"
+#include "stepping/contact_rows.h"
+#include "stepping/mass_factor.h"
 #include "stepping/friction_lcp.h"
 
 #include <lapacke.h>
@@ -49,21 +52,36 @@ void nsdae_moreau_defaults(nsdae_moreau_options *o)
     memset(o, 0, sizeof *o);
     o->theta = 0.5;
     o->stop = 1.0;
-    o->nsteps = 100;
+    o->step = 0.01;
 }
 
-/* Every array a run needs, allocated once. */
+void nsdae_moreau_options_for(const nsdae_lagrangian *s, nsdae_moreau_options *o)
+{
+    nsdae_moreau_defaults(o);
+    if (s->stop_time > 0) o->stop = s->stop_time;
+    if (s->step > 0) o->step = s->step;
+    if (s->theta > 0) o->theta = s->theta;
+}
+
+/* Every array a run needs, allocated once: a step allocates nothing in the scheme itself. */
 typedef struct mj_work {
     int n, nc;
     double *q, *v, *q1, *v1;     /* n */
-    double *M;                   /* n x n, its Cholesky factor after evaluate_mass */
+    double *M;                   /* n x n, as the mass callback writes it */
+    mass_factor Mf;              /* its banded Cholesky factor */
     double *F0, *F1, *rhs;       /* n */
-    double *g, *G, *Gv;          /* nc, nc x n, nc */
-    double *Ga, *X, *W;          /* active rows: r x n, n x r (M^-1 Ga^T), r x r; r = m normal rows,
-                                    then the tangential rows of the frictional ones */
+    double *g, *Gv;              /* nc */
+    contact_rows G;              /* G in compressed rows */
+    double *X, *W;               /* X: n x r (M^-1 Ga^T; banded M or dense path only); W: r x r */
     double *qa, *Pa, *wa;        /* r */
     double *P;                   /* nc percussions of the step */
-    int *active, *idx;           /* nc flags, m indices */
+    int *active, *idx, *pos;     /* nc flags, m indices, nc positions in idx (-1: inactive) */
+    /* The dense path (friction or implicit forces): the r rows of the step's problem are the m
+     * active normal rows G_c, then the tangential rows T_c of the frictional ones, gathered dense
+     * in Ga (r x n), and W = Ga W_it^-1 Ga^T is a dense product. Without friction and implicit
+     * forces the sparse path (compressed G, banded M) is taken and these stay NULL. */
+    int dense;
+    double *Ga;                  /* dense path: r x n */
     int rows;                    /* bound on r: nc, or 2 nc with friction */
     double *T, *Pt, *mu;         /* friction: nc x n tangents, nc tangential percussions, r coefficients */
     int *normal_of;              /* friction: tangential row k belongs to normal row normal_of[k] */
@@ -74,29 +92,35 @@ typedef struct mj_work {
 static void work_free(mj_work *w)
 {
     free(w->q); free(w->v); free(w->q1); free(w->v1); free(w->M); free(w->F0); free(w->F1); free(w->rhs);
-    free(w->g); free(w->G); free(w->Gv); free(w->Ga); free(w->X); free(w->W); free(w->qa); free(w->Pa);
-    free(w->wa); free(w->P); free(w->active); free(w->idx);
-    free(w->T); free(w->Pt); free(w->mu); free(w->normal_of); free(w->J); free(w->ipiv);
+    free(w->g); free(w->Gv); free(w->X); free(w->W); free(w->qa); free(w->Pa);
+    free(w->wa); free(w->P); free(w->active); free(w->idx); free(w->pos);
+    free(w->Ga); free(w->T); free(w->Pt); free(w->mu); free(w->normal_of); free(w->J); free(w->ipiv);
+    mass_factor_free(&w->Mf);
+    contact_rows_free(&w->G);
 }
 
-static int work_init(mj_work *w, int n, int nc, int frictional, int implicit)
+static int work_init(mj_work *w, const nsdae_lagrangian *s)
 {
     memset(w, 0, sizeof *w);
+    const int n = s->ndof, nc = s->ncontacts, implicit = s->force_jacobian != NULL;
+    int frictional = 0;
+    for (int c = 0; c < nc; c++) frictional |= s->friction[c] > 0.0;
     w->n = n;
     w->nc = nc;
     w->rows = frictional ? 2 * nc : nc;
+    w->dense = frictional || implicit;
     size_t N = (size_t)n, K = (size_t)nc + 1, C = (size_t)w->rows + 1; /* +1: valid pointers when there is no contact */
     w->q = malloc(N * sizeof(double)); w->v = malloc(N * sizeof(double));
     w->q1 = malloc(N * sizeof(double)); w->v1 = malloc(N * sizeof(double));
     w->M = malloc(N * N * sizeof(double));
     w->F0 = malloc(N * sizeof(double)); w->F1 = malloc(N * sizeof(double)); w->rhs = malloc(N * sizeof(double));
-    w->g = malloc(K * sizeof(double)); w->G = malloc(K * N * sizeof(double)); w->Gv = malloc(K * sizeof(double));
-    w->Ga = malloc(C * N * sizeof(double)); w->X = malloc(C * N * sizeof(double));
+    w->g = malloc(K * sizeof(double)); w->Gv = malloc(K * sizeof(double));
+    w->X = malloc(C * N * sizeof(double)); /* pages touched only when M is not diagonal */
     w->W = malloc(C * C * sizeof(double));
     w->qa = malloc(C * sizeof(double)); w->Pa = malloc(C * sizeof(double)); w->wa = malloc(C * sizeof(double));
-    w->P = calloc(K, sizeof(double));
-    w->active = calloc(K, sizeof(int)); w->idx = malloc(K * sizeof(int));
-    w->Pt = calloc(K, sizeof(double));
+    w->P = calloc(K, sizeof(double)); w->Pt = calloc(K, sizeof(double));
+    w->active = calloc(K, sizeof(int)); w->idx = malloc(K * sizeof(int)); w->pos = malloc(K * sizeof(int));
+    if (w->dense) w->Ga = malloc(C * N * sizeof(double));
     if (frictional) {
         w->T = malloc(K * N * sizeof(double));
         w->mu = malloc(K * sizeof(double)); w->normal_of = malloc(K * sizeof(int));
@@ -105,48 +129,28 @@ static int work_init(mj_work *w, int n, int nc, int frictional, int implicit)
         w->J = malloc(2 * N * N * sizeof(double));
         w->ipiv = malloc(N * sizeof(lapack_int));
     }
-    return (!implicit || (w->J && w->ipiv)) && w->q && w->v && w->q1 && w->v1 && w->M && w->F0 && w->F1 && w->rhs && w->g && w->G && w->Gv &&
-           w->Ga && w->X && w->W && w->qa && w->Pa && w->wa && w->P && w->active && w->idx && w->Pt &&
-           (!frictional || (w->T && w->mu && w->normal_of));
+    nsdae_error e2;
+    int rows = nc > 0 ? contact_rows_init(&w->G, s, &e2) == NSDAE_OK : 1;
+    for (int c = 0; w->pos && c < nc; c++) w->pos[c] = -1;
+    return rows && w->q && w->v && w->q1 && w->v1 && w->M && w->F0 && w->F1 && w->rhs && w->g && w->Gv &&
+           w->X && w->W && w->qa && w->Pa && w->wa && w->P && w->Pt && w->active && w->idx && w->pos &&
+           (!w->dense || w->Ga) && (!frictional || (w->T && w->mu && w->normal_of)) &&
+           (!implicit || (w->J && w->ipiv));
 }
 
 static nsdae_status evaluate_mass(const nsdae_lagrangian *s, mj_work *w, nsdae_error *err)
 {
     if (s->mass(w->q, w->M, s->ctx) != 0)
         return nsdae_error_set(err, NSDAE_NUMERICAL, "the mass matrix callback failed");
-    lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', w->n, w->M, w->n);
-    if (info != 0)
-        return nsdae_error_set(err, NSDAE_NUMERICAL, "the mass matrix is not positive definite (LAPACK dpotrf: %d)",
-                               (int)info);
-    return NSDAE_OK;
-}
-
-/* Solves M x = b in place for nrhs columns (leading dimension n) with the Cholesky factor L of M
- * (lower triangle, from dpotrf). Written out rather than through dpotrs: for the few degrees of
- * freedom of contact problems the LAPACK/BLAS call overhead costs more than the arithmetic and
- * was most of a step's time. */
-static void cholesky_solve(const double *L, int n, int nrhs, double *b)
-{
-    for (int r = 0; r < nrhs; r++) {
-        double *x = b + (size_t)r * n;
-        for (int i = 0; i < n; i++) { /* L y = b */
-            double sum = x[i];
-            for (int j = 0; j < i; j++) sum -= L[i + (size_t)j * n] * x[j];
-            x[i] = sum / L[i + (size_t)i * n];
-        }
-        for (int i = n - 1; i >= 0; i--) { /* L^T x = y */
-            double sum = x[i];
-            for (int j = i + 1; j < n; j++) sum -= L[j + (size_t)i * n] * x[j];
-            x[i] = sum / L[i + (size_t)i * n];
-        }
-    }
+    return mass_factor_compute(&w->Mf, w->n, w->M, err);
 }
 
 /* Solves W x = b for nrhs columns: W = M (Cholesky) or the iteration matrix of implicit forces (LU). */
 static void iteration_solve(const mj_work *w, int nrhs, double *b)
 {
     if (w->ipiv) LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', w->n, nrhs, w->M, w->n, w->ipiv, b, w->n);
-    else cholesky_solve(w->M, w->n, nrhs, b);
+    else
+        for (int k = 0; k < nrhs; k++) mass_factor_solve(&w->Mf, b + (size_t)k * w->n);
 }
 
 /* Implicit forces (see the top): W = M - h theta dF/dv - h^2 theta^2 dF/dq at (t1, q_k, v_k), LU
@@ -175,16 +179,19 @@ static nsdae_status iteration_matrix(const nsdae_lagrangian *s, mj_work *w, doub
 /* Which contacts are active for the step (Siconos' rule, see the top), and G v_k for all. */
 static int select_active(mj_work *w, double h)
 {
-    const int n = w->n, nc = w->nc;
+    const contact_rows *G = &w->G;
     int m = 0;
-    for (int c = 0; c < nc; c++) {
+    for (int c = 0; c < w->nc; c++) {
         double gv = 0.0;
-        for (int j = 0; j < n; j++) gv += w->G[c + (size_t)j * nc] * w->v[j];
+        for (int e = G->rowptr[c]; e < G->rowptr[c + 1]; e++) gv += G->val[e] * w->v[G->cols[e]];
         w->Gv[c] = gv;
         w->active[c] = w->g[c] + 0.5 * h * gv <= NSDAE_MJ_ACTIVATION_THRESHOLD;
         w->P[c] = 0.0;
         w->Pt[c] = 0.0;
-        if (w->active[c]) w->idx[m++] = c;
+        if (w->active[c]) {
+            w->pos[c] = m;
+            w->idx[m++] = c;
+        }
     }
     return m;
 }
@@ -202,23 +209,25 @@ static int gather_rows(const nsdae_lagrangian *s, mj_work *w, int m)
         }
     const int r = m + f;
     for (int i = 0; i < r; i++) {
-        const double *H = i < m ? w->G : w->T;
         const int c = w->idx[i < m ? i : w->normal_of[i - m]];
-        for (int j = 0; j < n; j++) {
-            double hij = H[c + (size_t)j * nc];
-            w->Ga[i + (size_t)j * r] = hij;
-            w->X[j + (size_t)i * n] = hij; /* X = G_a^T, then M^-1 G_a^T in place */
-        }
+        for (int j = 0; j < n; j++) w->Ga[i + (size_t)j * r] = i < m ? 0.0 : w->T[c + (size_t)j * nc];
+        if (i < m)
+            for (int e = w->G.rowptr[c]; e < w->G.rowptr[c + 1]; e++) w->Ga[i + (size_t)w->G.cols[e] * r] = w->G.val[e];
+        for (int j = 0; j < n; j++) w->X[j + (size_t)i * n] = w->Ga[i + (size_t)j * r]; /* G_a^T, then W_it^-1 G_a^T */
     }
     return r;
 }
 
-/* The LCP of the m active contacts (and their friction); on return v1 = v_free + M^-1 G_a^T P_a. */
-static nsdae_status impact_step(const nsdae_lagrangian *s, mj_work *w, int m, int dissipative, double *residual,
-                                nsdae_error *err)
+/* The dense path's LCP (friction, implicit forces: see mj_work) of the m active contacts and their
+ * friction; on return v1 = v_free + W_it^-1 G_a^T P_a. Friction's rows T_c are dense callbacks
+ * anyway, and the problems with friction are a few contacts: the dense product is the simplest
+ * correct choice, and the sparse path below stays as it was for the large frictionless systems. */
+static nsdae_status impact_step_dense(const nsdae_lagrangian *s, mj_work *w, int m, int dissipative,
+                                      double *residual, nsdae_error *err)
 {
     const int n = w->n;
     const int r = gather_rows(s, w, m);
+    for (int a = 0; a < m; a++) w->pos[w->idx[a]] = -1; /* ready for the next step (not read here) */
     iteration_solve(w, r, w->X);
     for (int a = 0; a < r; a++) {
         for (int b = 0; b < r; b++) {
@@ -265,6 +274,101 @@ static nsdae_status impact_step(const nsdae_lagrangian *s, mj_work *w, int m, in
     return NSDAE_OK;
 }
 
+/* W = G_a M^-1 G_a^T for a diagonal M: W_ab = sum_j G_aj G_bj / m_jj over the columns j the two
+ * rows share, found through the column index (a bead touches two contacts: W is tridiagonal and
+ * costs O(m), where the dense product cost O(m^2 n)). */
+static void delassus_diagonal(mj_work *w, int m)
+{
+    const contact_rows *G = &w->G;
+    const double *d = w->Mf.band;
+    for (int a = 0; a < m; a++) {
+        const int c = w->idx[a];
+        for (int e = G->rowptr[c]; e < G->rowptr[c + 1]; e++) {
+            const int j = G->cols[e];
+            const double gj = G->val[e] / d[j];
+            for (int k = G->colptr[j]; k < G->colptr[j + 1]; k++) {
+                const int b = w->pos[G->crow[k]];
+                if (b >= 0) w->W[a + (size_t)b * m] += gj * G->val[G->centry[k]];
+            }
+        }
+    }
+}
+
+/* W for a banded M: X = M^-1 G_a^T column by column (O(n band) each), then W = G_a X. */
+static void delassus_banded(mj_work *w, int m)
+{
+    const contact_rows *G = &w->G;
+    const int n = w->n;
+    for (int a = 0; a < m; a++) {
+        double *x = w->X + (size_t)a * n;
+        memset(x, 0, (size_t)n * sizeof *x);
+        for (int e = G->rowptr[w->idx[a]]; e < G->rowptr[w->idx[a] + 1]; e++) x[G->cols[e]] = G->val[e];
+        mass_factor_solve(&w->Mf, x);
+    }
+    for (int a = 0; a < m; a++)
+        for (int b = 0; b < m; b++) {
+            double sum = 0.0;
+            for (int e = G->rowptr[w->idx[a]]; e < G->rowptr[w->idx[a] + 1]; e++)
+                sum += G->val[e] * w->X[G->cols[e] + (size_t)b * n];
+            w->W[a + (size_t)b * m] = sum;
+        }
+}
+
+/* v1 += M^-1 G_a^T P_a. */
+static void apply_percussions(mj_work *w, int m)
+{
+    const contact_rows *G = &w->G;
+    for (int a = 0; a < m; a++) {
+        const int c = w->idx[a];
+        w->P[c] = w->Pa[a];
+        if (w->Mf.kd == 0) {
+            for (int e = G->rowptr[c]; e < G->rowptr[c + 1]; e++)
+                w->v1[G->cols[e]] += G->val[e] / w->Mf.band[G->cols[e]] * w->Pa[a];
+        } else {
+            for (int j = 0; j < w->n; j++) w->v1[j] += w->X[j + (size_t)a * w->n] * w->Pa[a];
+        }
+    }
+}
+
+/* The LCP of the m active contacts (sparse path); on return v1 = v_free + M^-1 G_a^T P_a. */
+static nsdae_status impact_step(const nsdae_lagrangian *s, mj_work *w, int m, int dissipative, double *residual,
+                                nsdae_error *err)
+{
+    if (w->dense) return impact_step_dense(s, w, m, dissipative, residual, err);
+    const contact_rows *G = &w->G;
+    memset(w->W, 0, (size_t)m * (size_t)m * sizeof *w->W);
+    if (w->Mf.kd == 0) delassus_diagonal(w, m);
+    else delassus_banded(w, m);
+    for (int a = 0; a < m; a++) {
+        const int c = w->idx[a];
+        double gvf = 0.0;
+        for (int e = G->rowptr[c]; e < G->rowptr[c + 1]; e++) gvf += G->val[e] * w->v1[G->cols[e]];
+        const double rest = dissipative && w->Gv[c] > 0.0 ? 1.0 : s->restitution[c];
+        w->qa[a] = gvf + rest * w->Gv[c];
+    }
+    nsdae_status st = contact_lcp_solve(m, w->W, w->qa, w->Pa, w->wa, err);
+    for (int a = 0; a < m; a++) w->pos[w->idx[a]] = -1; /* ready for the next step */
+    if (st != NSDAE_OK) return st;
+    /* accepted row by row, whichever way it was solved, before the step is written */
+    double viol = nsdae_mlcp_row_violation(&(nsdae_mlcp){m, w->W, w->qa, NULL, NULL, NULL}, w->Pa);
+    if (!(viol <= NSDAE_TOL_RESIDUAL))
+        return nsdae_error_set(err, NSDAE_NUMERICAL,
+                               "the contact LCP's answer violates a row by %.3g of that row's terms (tolerance %g): "
+                               "not written", viol, NSDAE_TOL_RESIDUAL);
+    double res = 0.0;
+    for (int a = 0; a < m; a++) {
+        double r = 0.0;
+        for (int b = 0; b < m; b++) r += w->W[a + (size_t)b * m] * w->Pa[b];
+        r += w->qa[a];
+        /* complementarity residual: |min(w, P)| with w recomputed from P */
+        double c = fabs(fmin(r, w->Pa[a]));
+        if (c > res) res = c;
+    }
+    apply_percussions(w, m);
+    *residual = res;
+    return NSDAE_OK;
+}
+
 /* One step from (q, v) at t0 to (q1, v1) at t0 + h; fills P and active. */
 static nsdae_status one_step(const nsdae_lagrangian *s, mj_work *w, double t0, double h, double theta,
                              int dissipative, int *nactive, double *residual, nsdae_error *err)
@@ -282,7 +386,7 @@ static nsdae_status one_step(const nsdae_lagrangian *s, mj_work *w, double t0, d
     *nactive = 0;
     *residual = 0.0;
     if (w->nc > 0) {
-        if (s->gaps(w->q, w->g, s->ctx) != 0 || s->gap_jacobian(w->q, w->G, s->ctx) != 0 ||
+        if (s->gaps(w->q, w->g, s->ctx) != 0 || contact_rows_evaluate(&w->G, s, w->q) != 0 ||
             (w->T && s->tangent_jacobian(w->q, w->T, s->ctx) != 0))
             return nsdae_error_set(err, NSDAE_NUMERICAL, "the gap callbacks failed");
         int m = select_active(w, h);
@@ -330,9 +434,7 @@ nsdae_status nsdae_moreau_run(const nsdae_lagrangian *s, const nsdae_moreau_opti
     sum.t_end = o->t0;
 
     mj_work w;
-    int frictional = 0;
-    for (int c = 0; c < s->ncontacts; c++) frictional |= s->friction[c] > 0.0;
-    if (!work_init(&w, s->ndof, s->ncontacts, frictional, s->force_jacobian != NULL)) {
+    if (!work_init(&w, s)) {
         work_free(&w);
         return nsdae_error_set(err, NSDAE_NOMEM, "moreau: out of memory");
     }

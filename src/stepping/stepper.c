@@ -16,8 +16,46 @@ void nsdae_stepper_defaults(nsdae_stepper_options *o)
     memset(o, 0, sizeof *o);
     o->scheme = NSDAE_SCHEME_MINNORM;
     o->stop = 1.0;
-    o->nsteps = 100;
+    o->step = 0.01;
     o->count_solutions = 1;
+}
+
+static const char *const scheme_names[] = {"minnorm", "euler", "theta", "moreau"};
+
+const char *nsdae_scheme_name(nsdae_scheme scheme)
+{
+    return (unsigned)scheme < sizeof scheme_names / sizeof *scheme_names ? scheme_names[scheme] : "unknown";
+}
+
+nsdae_status nsdae_scheme_from_name(const char *name, nsdae_scheme *out, nsdae_error *err)
+{
+    for (size_t i = 0; name && i < sizeof scheme_names / sizeof *scheme_names; i++)
+        if (strcmp(name, scheme_names[i]) == 0) {
+            *out = (nsdae_scheme)i;
+            return NSDAE_OK;
+        }
+    return nsdae_error_set(err, NSDAE_INVALID_INPUT, "scheme '%s' is not one of minnorm, euler, theta, moreau",
+                           name ? name : "(null)");
+}
+
+nsdae_status nsdae_stepper_options_for(const nsdae_mlcs *s, nsdae_stepper_options *o, nsdae_error *err)
+{
+    nsdae_stepper_defaults(o);
+    if (s->stop_time > 0) o->stop = s->stop_time;
+    if (s->step > 0) o->step = s->step;
+    if (s->scheme[0]) {
+        nsdae_error e;
+        if (nsdae_scheme_from_name(s->scheme, &o->scheme, &e) != NSDAE_OK)
+            return nsdae_error_set(err, NSDAE_INVALID_INPUT, "experiment %s", e.message);
+        if (o->scheme == NSDAE_SCHEME_MOREAU)
+            return nsdae_error_set(err, NSDAE_UNSUPPORTED, "experiment scheme 'moreau' runs the contact form "
+                                                           "(Moreau-Jean), not an MLCS stepper");
+    }
+    if (o->scheme != NSDAE_SCHEME_EULER) {
+        if (s->theta > 0) o->theta = s->theta;
+        if (s->gamma > 0) o->gamma = s->gamma;
+    }
+    return NSDAE_OK;
 }
 
 static double scheme_theta(const nsdae_stepper_options *o)
@@ -45,6 +83,9 @@ static nsdae_status check_options(const nsdae_mlcs *s, const nsdae_stepper_optio
     if (o->scheme == NSDAE_SCHEME_EULER && theta != 1.0)
         return nsdae_error_set(err, NSDAE_INVALID_INPUT, "stepper: the plain Euler scheme has theta = 1, not %g",
                                theta);
+    if (o->scheme == NSDAE_SCHEME_MOREAU)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "stepper: the moreau scheme runs the contact form "
+                                                         "(nsdae_moreau_run), not an MLCS");
     if (o->scheme != NSDAE_SCHEME_MINNORM && o->scheme != NSDAE_SCHEME_EULER && o->scheme != NSDAE_SCHEME_THETA)
         return nsdae_error_set(err, NSDAE_INVALID_INPUT, "stepper: unknown scheme %d", (int)o->scheme);
     return nsdae_mlcs_validate(s, err);
@@ -91,13 +132,28 @@ static void selection_free(selection *sel)
     free(sel->z_ref);
 }
 
+/* Complementarity rows after box conversion: what counting by enumeration is exponential in. */
+static int complementarity_rows(const nsdae_mlcp *p)
+{
+    int m = 0;
+    for (int i = 0; i < p->size; i++) {
+        nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
+        if (k == NSDAE_ROW_COMPLEMENTARITY)
+            m++;
+        else if (k == NSDAE_ROW_BOX && p->lo[i] != p->hi[i])
+            m += isfinite(p->lo[i]) + isfinite(p->hi[i]);
+    }
+    return m;
+}
+
 static nsdae_status solve_step(const step_mlcp *sm, const nsdae_stepper_options *o, selection *sel,
                                nsdae_lcp_workspace *lws, const double *y0, double *z, double *w, long *nsol,
                                nsdae_error *err)
 {
     if (o->scheme == NSDAE_SCHEME_EULER) {
         nsdae_status st = nsdae_lcp_solve_siconos(&sm->problem, "enum", z, w, err);
-        if (st != NSDAE_OK || !o->count_solutions) {
+        /* counting enumerates 2^m patterns: bounded as minnorm's counting is (nsol 0: not counted) */
+        if (st != NSDAE_OK || !o->count_solutions || complementarity_rows(&sm->problem) > NSDAE_LCP_COUNT_MAX_M) {
             *nsol = 0;
             return st;
         }
@@ -186,6 +242,7 @@ nsdae_status nsdae_stepper_run(const nsdae_mlcs *s, const nsdae_stepper_options 
         sum.steps = k + 1;
         sum.t_end = t1;
         if (nsol > 1 || nsol < 0) sum.several++;
+        if (nsol == 0) sum.uncounted++;
         if (nsol < 0) sum.continuum++;
         rec = (nsdae_step_record){k + 1, t1, y, z + s->ny, nsol, step_mlcp_residual(&sm, z)};
         if (cb && cb(&rec, ctx)) break;

@@ -40,6 +40,7 @@ void nsdae_lagrangian_destroy(nsdae_lagrangian *s)
     for (int i = 0; s->c_names && i < s->ncontacts; i++) free(s->c_names[i]);
     free(s->q_names); free(s->c_names);
     free(s->q0); free(s->v0); free(s->restitution); free(s->friction);
+    free(s->gap_rowptr); free(s->gap_cols);
     free(s);
 }
 
@@ -69,6 +70,18 @@ nsdae_status nsdae_lagrangian_validate(const nsdae_lagrangian *s, nsdae_error *e
     if (s->ncontacts > 0 && (!s->gaps || !s->gap_jacobian))
         return nsdae_error_set(err, NSDAE_INVALID_INPUT,
                                "lagrangian: %d contacts need the gaps and gap_jacobian callbacks", s->ncontacts);
+    if (s->ncontacts > 0 && s->gap_rowptr) {
+        if (!s->gap_cols || !s->gap_jacobian_values || s->gap_rowptr[0] != 0)
+            return nsdae_error_set(err, NSDAE_INVALID_INPUT,
+                                   "lagrangian: a gap Jacobian pattern needs gap_cols and gap_jacobian_values");
+        for (int c = 0; c < s->ncontacts; c++)
+            for (int k = s->gap_rowptr[c]; k < s->gap_rowptr[c + 1]; k++)
+                if (s->gap_cols[k] < 0 || s->gap_cols[k] >= s->ndof ||
+                    (k > s->gap_rowptr[c] && s->gap_cols[k] <= s->gap_cols[k - 1]))
+                    return nsdae_error_set(err, NSDAE_INVALID_INPUT,
+                                           "lagrangian: gap Jacobian pattern of contact %d: columns not increasing "
+                                           "in [0, %d)", c, s->ndof);
+    }
     for (int j = 0; j < s->ndof; j++)
         if (!isfinite(s->q0[j]) || !isfinite(s->v0[j]))
             return nsdae_error_set(err, NSDAE_INVALID_INPUT, "lagrangian: initial value of %s is not finite",

@@ -67,9 +67,33 @@ static int hungarian(int n, const double *cost, int *col_of_row)
     return ok;
 }
 
+/* The common case decided without the assignment: every equation has a single acceleration
+ * (a diagonal M, as for point masses), each a different one, non-zero at the start. Then that
+ * pairing is the only perfect matching on the non-zeros (and costs O(n^2) pointer tests instead of
+ * n^2 evaluations and the O(n^3) assignment). Returns 1 when it applies (eq_of_coord filled). */
+static int single_accelerations(lctx *L, int n, const nsdae_expr **A, int *eq_of_coord)
+{
+    for (int j = 0; j < n; j++) eq_of_coord[j] = -1;
+    for (int k = 0; k < n; k++) {
+        int col = -1;
+        for (int j = 0; j < n; j++) {
+            const nsdae_expr *a = A[(size_t)k * n + j];
+            if (a->kind == NSDAE_EXPR_CONST && a->value == 0.0) continue;
+            if (col >= 0) return 0;
+            col = j;
+        }
+        if (col < 0 || eq_of_coord[col] >= 0) return 0;
+        double a = fabs(nsdae_lag_eval_at(L, A[(size_t)k * n + col], 0)); /* as the costs below */
+        if (!(a > 0.0 && isfinite(a))) return 0;
+        eq_of_coord[col] = k;
+    }
+    return 1;
+}
+
 int nsdae_lag_assign(lctx *L, const nsdae_expr **A, int *eq_of_coord)
 {
     const int n = L->ndof;
+    if (single_accelerations(L, n, A, eq_of_coord)) return !L->st;
     double *cost = malloc((size_t)n * n * sizeof *cost);
     int *col = malloc((size_t)n * sizeof *col);
     if (!cost || !col) {

@@ -126,6 +126,54 @@ static int find_coordinates(lctx *L)
     return !L->st;
 }
 
+/* The VAR leaves of e (with repeats), into *leaves (malloc'd, the caller frees). A walk of the tree
+ * with an explicit stack: a node shared by several paths is walked once per path, which is
+ * nothing for a gap (a few nodes) and is bounded anyway. Returns the count; -1 when the walk
+ * passes GAP_WALK_LIMIT nodes (the caller then asks every variable, as before), -2 out of memory.
+ * Why a walk: nsdae_expr_max_order and nsdae_expr_diff cost O(pool size) each (memo by node id),
+ * so asking them about every variable of every contact made a column of 1000 beads spend tens of
+ * seconds here (O(N^3)). */
+#define GAP_WALK_LIMIT 1000000L
+static int gap_leaves(const nsdae_expr *e, const nsdae_expr ***leaves)
+{
+    size_t cap = 64, top = 0, nl = 0, lcap = 16;
+    const nsdae_expr **stack = malloc(cap * sizeof *stack);
+    *leaves = malloc(lcap * sizeof **leaves);
+    if (!stack || !*leaves) goto nomem;
+    stack[top++] = e;
+    for (long steps = 0; top > 0; steps++) {
+        if (steps > GAP_WALK_LIMIT) {
+            free(stack);
+            return -1;
+        }
+        const nsdae_expr *n = stack[--top];
+        if (!(n->flags & NSDAE_EXPR_HAS_VAR)) continue;
+        if (n->kind == NSDAE_EXPR_VAR) {
+            if (nl == lcap) {
+                const nsdae_expr **l2 = realloc(*leaves, 2 * lcap * sizeof *l2);
+                if (!l2) goto nomem;
+                *leaves = l2;
+                lcap *= 2;
+            }
+            (*leaves)[nl++] = n;
+            continue;
+        }
+        if (top + 2 > cap) {
+            const nsdae_expr **s2 = realloc(stack, 2 * cap * sizeof *s2);
+            if (!s2) goto nomem;
+            stack = s2;
+            cap *= 2;
+        }
+        if (n->a) stack[top++] = n->a;
+        if (n->b) stack[top++] = n->b;
+    }
+    free(stack);
+    return (int)nl;
+nomem:
+    free(stack);
+    return -2;
+}
+
 /* The gap and the tangent may use the positions and parameters only. */
 static int check_position_function(lctx *L, const lag_contact *c, const nsdae_expr *f, const char *what)
 {
@@ -135,7 +183,19 @@ static int check_position_function(lctx *L, const lag_contact *c, const nsdae_ex
                        what);
         return 0;
     }
-    for (int v = 0; v < L->nvars; v++) {
+    /* the first offending variable (in model order), as the scan of every variable found it */
+    const nsdae_expr **leaves = NULL;
+    int nl = gap_leaves(f, &leaves), first = nl == -1 ? 0 : L->nvars;
+    if (nl == -2) {
+        free(leaves);
+        nsdae_lag_nomem(L);
+        return 0;
+    }
+    for (int k = 0; k < nl; k++)
+        if ((leaves[k]->order != 0 || L->coord_of_var[leaves[k]->index] < 0) && leaves[k]->index < first)
+            first = leaves[k]->index;
+    free(leaves);
+    for (int v = first; v < L->nvars; v++) {
         int o = nsdae_expr_max_order(f, v);
         if (o < 0 || (o == 0 && L->coord_of_var[v] >= 0)) continue;
         nsdae_model_print_expr(L->m, f, buf, sizeof buf);
@@ -190,17 +250,62 @@ static int friction(lctx *L, lag_contact *c)
     return 1;
 }
 
-/* d f / d q_j for every coordinate, in a new array. */
+/* The gradient of f (a gap or a tangent) affine in the coordinates it reads (marked non-NULL in
+ * grad): the coefficients of its affine decomposition, which are its derivatives, at O(size of f)
+ * where nsdae_expr_diff costs O(pool size) per coordinate. Returns 1 when done (every entry set,
+ * or a failure recorded), 0 when f is not affine (then differentiate). */
+static int affine_gradient(lctx *L, const nsdae_expr *f, const nsdae_expr **grad)
+{
+    int nl = 0;
+    for (int j = 0; j < L->ndof; j++) nl += grad[j] != NULL;
+    if (nl == 0 || nl > 64) return 0;
+    nsdae_leaf leaves[64];
+    const nsdae_expr *coef[64], *rest = NULL, *zero = nsdae_expr_const(L->p, 0.0);
+    int cols[64], k = 0;
+    for (int j = 0; j < L->ndof; j++)
+        if (grad[j]) {
+            cols[k] = j;
+            leaves[k++] = (nsdae_leaf){L->coord[j], 0};
+        }
+    nsdae_error e2;
+    nsdae_status st = nsdae_expr_affine(L->p, f, leaves, nl, NULL, 0, NULL, 0, coef, &rest, &e2);
+    if (st == NSDAE_UNSUPPORTED) return 0;
+    if (st != NSDAE_OK || !zero) {
+        nsdae_lag_nomem(L);
+        return 1;
+    }
+    for (int j = 0; j < L->ndof; j++) grad[j] = zero;
+    for (int i = 0; i < nl; i++) grad[cols[i]] = coef[i];
+    return 1;
+}
+
+/* d f / d q_j for every coordinate, in a new array; f is a function of the positions (checked).
+ * Differentiated only along the coordinates f reads: every other entry is the constant 0 by
+ * construction (see gap_leaves for why this matters). */
 static const nsdae_expr **gradient(lctx *L, const nsdae_expr *f)
 {
     const nsdae_expr **grad = calloc((size_t)L->ndof, sizeof *grad);
-    if (!grad) {
+    const nsdae_expr *zero = nsdae_expr_const(L->p, 0.0), **leaves = NULL;
+    int nl = grad ? gap_leaves(f, &leaves) : -2;
+    if (!zero || nl == -2) {
+        free(leaves);
+        free(grad);
         nsdae_lag_nomem(L);
+        return NULL;
+    }
+    for (int k = 0; k < nl; k++) grad[L->coord_of_var[leaves[k]->index]] = f; /* marks: read */
+    for (int j = 0; nl == -1 && j < L->ndof; j++) grad[j] = f;
+    free(leaves);
+    if (affine_gradient(L, f, grad)) {
+        if (!L->st) return grad;
+        free(grad);
         return NULL;
     }
     for (int j = 0; j < L->ndof; j++) {
         nsdae_error e2;
-        if (nsdae_expr_diff(L->p, f, L->coord[j], 0, &grad[j], &e2) != NSDAE_OK) {
+        if (!grad[j]) {
+            grad[j] = zero;
+        } else if (nsdae_expr_diff(L->p, f, L->coord[j], 0, &grad[j], &e2) != NSDAE_OK) {
             nsdae_lag_nomem(L);
             free(grad);
             return NULL;

@@ -52,11 +52,35 @@ void nsdae_lag_nomem(lctx *L)
     if (!L->st) L->st = nsdae_error_set(L->err, NSDAE_NOMEM, "translate: out of memory");
 }
 
+/* e with its parameters replaced by their values, rebuilt through the simplifying constructors
+ * (what nsdae_expr_simplify does), by a walk of e's tree: *budget bounds the nodes visited (a
+ * subexpression shared by several paths is visited once per path); NULL when it runs out or on a
+ * pool failure. */
+static const nsdae_expr *bind_tree(lctx *L, const nsdae_expr *e, long *budget)
+{
+    if (--*budget < 0) return NULL;
+    if (!e->a && e->kind != NSDAE_EXPR_PARAM) return e; /* constants, variables, time */
+    if (e->kind == NSDAE_EXPR_PARAM) {
+        if (e->index < 0 || e->index >= nsdae_model_nparams(L->m)) return NULL;
+        return nsdae_expr_const(L->p, nsdae_model_param_values(L->m)[e->index]);
+    }
+    const nsdae_expr *a = e->a ? bind_tree(L, e->a, budget) : NULL;
+    if (!a) return NULL;
+    if (!e->b) return nsdae_expr_unary(L->p, e->kind, a);
+    const nsdae_expr *b = bind_tree(L, e->b, budget);
+    return b ? nsdae_expr_binary(L->p, e->kind, a, b) : NULL;
+}
+
 const nsdae_expr *nsdae_lag_bind(lctx *L, const nsdae_expr *e)
 {
     const nsdae_expr *out = NULL;
     nsdae_error e2;
     if (L->st) return NULL;
+    /* An equation or a gap is a few nodes; nsdae_expr_simplify costs O(pool size) (a memo by node
+     * id), and binding each of the 2000 expressions of a 1000-bead column through it was most of
+     * the translation. Larger trees (or a failure) take the general route. */
+    long budget = 4096;
+    if ((out = bind_tree(L, e, &budget)) != NULL) return out;
     if (nsdae_expr_simplify(L->p, e, nsdae_model_param_values(L->m), nsdae_model_nparams(L->m), &out, &e2))
         nsdae_lag_nomem(L);
     return out;

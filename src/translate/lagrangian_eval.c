@@ -14,9 +14,16 @@
 
 typedef struct lag_eval {
     int ndof, ncontacts;
-    nsdae_tape *mass;          /* x = q: M, ndof x ndof column-major */
+    nsdae_tape *mass;          /* x = q: the entries of M that are not the constant 0 ... */
+    int *mass_at;              /* ... at these positions of M (ndof x ndof, column-major) */
+    int mass_nnz;
+    double *mv;                /* their values */
     nsdae_tape *force;         /* x = (q, v), time: F, and [dF/dq | dF/dv] when F depends on q or v */
-    nsdae_tape *gap;           /* x = q: g, and its Jacobian G (ncontacts x ndof) w.r.t. q */
+    nsdae_tape *gap;           /* x = q: g */
+    nsdae_tape *grad;          /* x = q: the structurally nonzero entries of G = dg/dq, in the
+                                  compressed rows of the system's gap_rowptr / gap_cols */
+    const int *rowptr, *cols;  /* the system's pattern (it owns them) */
+    double *gv;                /* nnz values, for the dense callback */
     nsdae_tape *tangent;       /* x = q: s (0 for frictionless contacts), and its Jacobian T; NULL
                                   without friction */
     double *qv;                /* 2 ndof: q then v */
@@ -30,6 +37,10 @@ static void lag_eval_free(void *p)
     nsdae_tape_destroy(c->force);
     nsdae_tape_destroy(c->gap);
     nsdae_tape_destroy(c->tangent);
+    nsdae_tape_destroy(c->grad);
+    free(c->mass_at);
+    free(c->mv);
+    free(c->gv);
     free(c->qv);
     free(c);
 }
@@ -48,7 +59,36 @@ static int eval(nsdae_tape *t, const double *x, double time, double *values, dou
 static int cb_mass(const double *q, double *M, void *p)
 {
     lag_eval *c = p;
-    return eval(c->mass, q, 0.0, M, NULL, c->ndof * c->ndof);
+    if (eval(c->mass, q, 0.0, c->mv, NULL, c->mass_nnz) != 0) return 1;
+    memset(M, 0, (size_t)c->ndof * (size_t)c->ndof * sizeof *M);
+    for (int k = 0; k < c->mass_nnz; k++) M[c->mass_at[k]] = c->mv[k];
+    return 0;
+}
+
+/* The entries of M that are not the constant 0 (a chain's M is diagonal or banded: ndof or a few
+ * ndof entries to compile and evaluate, not ndof^2). Returns the list (nnz into c) or NULL. */
+static const nsdae_expr **mass_entries(lctx *L, lag_eval *c)
+{
+    const size_t nn = (size_t)L->ndof * (size_t)L->ndof;
+    const nsdae_expr **e = malloc((nn + 1) * sizeof *e);
+    c->mass_at = malloc((nn + 1) * sizeof *c->mass_at);
+    if (!e || !c->mass_at) {
+        free(e);
+        return NULL;
+    }
+    c->mass_nnz = 0;
+    for (size_t k = 0; k < nn; k++) {
+        const nsdae_expr *m = L->mass[k];
+        if (m->kind == NSDAE_EXPR_CONST && m->value == 0.0) continue;
+        c->mass_at[c->mass_nnz] = (int)k;
+        e[c->mass_nnz++] = m;
+    }
+    c->mv = malloc(((size_t)c->mass_nnz + 1) * sizeof *c->mv);
+    if (!c->mv) {
+        free(e);
+        return NULL;
+    }
+    return e;
 }
 
 static int cb_forces(double t, const double *q, const double *v, double *F, void *p)
@@ -73,10 +113,55 @@ static int cb_gaps(const double *q, double *g, void *p)
     return eval(c->gap, q, 0.0, g, NULL, c->ncontacts);
 }
 
+static int cb_jacobian_values(const double *q, double *values, void *p)
+{
+    lag_eval *c = p;
+    return eval(c->grad, q, 0.0, values, NULL, c->rowptr[c->ncontacts]);
+}
+
 static int cb_jacobian(const double *q, double *G, void *p)
 {
     lag_eval *c = p;
-    return eval(c->gap, q, 0.0, NULL, G, c->ncontacts * c->ndof);
+    if (cb_jacobian_values(q, c->gv, p) != 0) return 1;
+    memset(G, 0, (size_t)c->ncontacts * (size_t)c->ndof * sizeof *G);
+    for (int k = 0; k < c->ncontacts; k++)
+        for (int e = c->rowptr[k]; e < c->rowptr[k + 1]; e++) G[k + (size_t)c->cols[e] * c->ncontacts] = c->gv[e];
+    return 0;
+}
+
+/* The pattern of G: entry (k, j) is structural unless the symbolic derivative folded to the
+ * constant 0 (classification differentiated along the coordinates the gap reads only). A gap
+ * reads a few coordinates, so nnz is O(ncontacts) where the dense G is ncontacts x ndof: the
+ * Jacobian of a column of 1000 beads is 2000 expressions, not 10^6. Fills s's pattern and the
+ * list of expressions (grad, nnz entries); returns nnz, or -1 when out of memory. */
+static int gradient_pattern(lctx *L, nsdae_lagrangian *s, const nsdae_expr ***grad, int *linear)
+{
+    const int n = L->ndof, nc = L->ncontacts;
+    size_t nnz = 0;
+    *linear = 1;
+    s->gap_rowptr = malloc(((size_t)nc + 1) * sizeof *s->gap_rowptr);
+    if (!s->gap_rowptr) return -1;
+    for (int k = 0; k < nc; k++)
+        for (int j = 0; j < n; j++) {
+            const nsdae_expr *d = L->contacts[k].grad[j];
+            if (!(d->kind == NSDAE_EXPR_CONST && d->value == 0.0)) nnz++;
+        }
+    s->gap_cols = malloc((nnz + 1) * sizeof *s->gap_cols);
+    *grad = malloc((nnz + 1) * sizeof **grad);
+    if (!s->gap_cols || !*grad) return -1;
+    nnz = 0;
+    for (int k = 0; k < nc; k++) {
+        s->gap_rowptr[k] = (int)nnz;
+        for (int j = 0; j < n; j++) {
+            const nsdae_expr *d = L->contacts[k].grad[j];
+            if (d->kind == NSDAE_EXPR_CONST && d->value == 0.0) continue;
+            if (d->flags & NSDAE_EXPR_HAS_VAR) *linear = 0;
+            s->gap_cols[nnz] = j;
+            (*grad)[nnz++] = d;
+        }
+    }
+    s->gap_rowptr[nc] = (int)nnz;
+    return (int)nnz;
 }
 
 static int cb_tangent_jacobian(const double *q, double *T, void *p)
@@ -106,7 +191,7 @@ int nsdae_lag_install(lctx *L, nsdae_lagrangian *s)
 {
     const int n = L->ndof, nc = L->ncontacts;
     lag_eval *c = calloc(1, sizeof *c);
-    const nsdae_expr **gap = malloc(((size_t)nc + 1) * sizeof *gap);
+    const nsdae_expr **gap = malloc(((size_t)nc + 1) * sizeof *gap), **grad = NULL, **mass = NULL;
     nsdae_leaf *in = malloc((2 * (size_t)n + 1) * sizeof *in);
     if (!c || !gap || !in) goto nomem;
     c->ndof = n;
@@ -118,13 +203,19 @@ int nsdae_lag_install(lctx *L, nsdae_lagrangian *s)
         in[n + j] = (nsdae_leaf){L->coord[j], 1};
     }
     for (int k = 0; k < nc; k++) gap[k] = L->contacts[k].gap;
-    /* the gap Jacobian is d g_k / d q_j, the derivative classification took (contacts[k].grad) */
+    /* the gap Jacobian is d g_k / d q_j, the derivative classification took (contacts[k].grad),
+     * compiled over its structural nonzeros only */
+    int nnz = gradient_pattern(L, s, &grad, &s->gaps_linear);
+    if (nnz < 0 || !(c->gv = malloc(((size_t)nnz + 1) * sizeof *c->gv))) goto nomem;
+    c->rowptr = s->gap_rowptr;
+    c->cols = s->gap_cols;
+    if (!(mass = mass_entries(L, c))) goto nomem;
     /* a force that reads the state is taken implicitly (lagrangian.h, force_jacobian) */
     int state_forces = 0;
     for (int k = 0; k < n; k++) state_forces |= (L->force[k]->flags & NSDAE_EXPR_HAS_VAR) != 0;
-    if (!compile(L, L->mass, n * n, in, n, 0, &c->mass) ||
+    if (!compile(L, mass, c->mass_nnz, in, n, 0, &c->mass) ||
         !compile(L, L->force, n, in, 2 * n, state_forces ? 2 * n : 0, &c->force) ||
-        !compile(L, gap, nc, in, n, n, &c->gap))
+        !compile(L, gap, nc, in, n, 0, &c->gap) || !compile(L, grad, nnz, in, n, 0, &c->grad))
         goto fail;
     if (L->nfric > 0) {
         for (int k = 0; k < nc; k++) gap[k] = L->contacts[k].tvar >= 0 ? L->contacts[k].tangent : X_C(L->p, 0.0);
@@ -142,9 +233,12 @@ int nsdae_lag_install(lctx *L, nsdae_lagrangian *s)
     s->force_jacobian = state_forces ? cb_force_jacobian : NULL;
     s->gaps = cb_gaps;
     s->gap_jacobian = cb_jacobian;
+    s->gap_jacobian_values = cb_jacobian_values;
     s->ctx = c;
     s->ctx_free = lag_eval_free;
     free(gap);
+    free(grad);
+    free(mass);
     free(in);
     return 1;
 nomem:
@@ -152,6 +246,8 @@ nomem:
 fail:
     lag_eval_free(c);
     free(gap);
+    free(grad);
+    free(mass);
     free(in);
     return 0;
 }

@@ -14,14 +14,74 @@
 
 /* The coefficients of one equation: coef gets those of the ndof accelerations, then those of the
  * multiplier columns (the ncontacts normal multipliers, then the nfric tangential forces). */
+/* The leaves of `leaves` that r reads (VAR nodes of r, walked as a tree up to a budget): their
+ * positions into pick, their count returned; -1 when the budget runs out (then all of them). An
+ * equation of motion reads a few of the ndof + ncontacts leaves, and the affine decomposition
+ * costs O(nodes x leaves): over all of them it was O(N^2) per bead column of N beads. */
+static int read_leaves(lctx *L, const nsdae_expr *r, int *pick, int *slot_of)
+{
+    const nsdae_expr *stack[256];
+    int top = 0, count = 0;
+    long budget = 4096;
+    stack[top++] = r;
+    while (top > 0) {
+        const nsdae_expr *n = stack[--top];
+        if (--budget < 0 || top + 2 > 256) count = -1;
+        if (count < 0) break;
+        if (!(n->flags & NSDAE_EXPR_HAS_VAR)) continue;
+        if (n->kind == NSDAE_EXPR_VAR) {
+            int v = n->index, k = -1;
+            if (n->order == 2 && L->coord_of_var[v] >= 0) k = L->coord_of_var[v];
+            else if (n->order == 0 && L->contact_of_var[v] >= 0) {
+                /* the contact's normal multiplier, or its tangential force (column after the normal ones) */
+                const int c = L->contact_of_var[v];
+                if (L->contacts[c].var == v) k = L->ndof + c;
+                for (int f = 0; k < 0 && f < L->nfric; f++)
+                    if (L->fric[f] == c) k = L->ndof + L->ncontacts + f;
+            }
+            if (k >= 0 && slot_of[k] < 0) {
+                slot_of[k] = count;
+                pick[count++] = k;
+            }
+            continue;
+        }
+        if (n->a) stack[top++] = n->a;
+        if (n->b) stack[top++] = n->b;
+    }
+    return count;
+}
+
+static nsdae_status affine_over_read(lctx *L, const nsdae_expr *r, const nsdae_leaf *leaves,
+                                     const nsdae_expr **coef, const nsdae_expr **rest, nsdae_error *e2)
+{
+    const int nall = L->ndof + L->ncontacts + L->nfric;
+    int *pick = malloc((size_t)nall * sizeof *pick), *slot_of = malloc((size_t)nall * sizeof *slot_of);
+    nsdae_leaf *sub = malloc((size_t)nall * sizeof *sub);
+    const nsdae_expr **sc = malloc((size_t)nall * sizeof *sc), *zero = nsdae_expr_const(L->p, 0.0);
+    nsdae_status st = NSDAE_NOMEM;
+    if (pick && slot_of && sub && sc && zero) {
+        for (int k = 0; k < nall; k++) slot_of[k] = -1;
+        int nr = read_leaves(L, r, pick, slot_of);
+        if (nr < 0) {
+            st = nsdae_expr_affine(L->p, r, leaves, nall, nsdae_model_var_names(L->m), L->nvars, NULL, 0, coef,
+                                   rest, e2);
+        } else {
+            for (int k = 0; k < nr; k++) sub[k] = leaves[pick[k]];
+            st = nsdae_expr_affine(L->p, r, sub, nr, nsdae_model_var_names(L->m), L->nvars, NULL, 0, sc, rest, e2);
+            for (int k = 0; st == NSDAE_OK && k < nall; k++) coef[k] = slot_of[k] >= 0 ? sc[slot_of[k]] : zero;
+        }
+    }
+    free(pick); free(slot_of); free(sub); free(sc);
+    return st;
+}
+
 static int decompose(lctx *L, const nsdae_equation *q, const nsdae_leaf *leaves, const nsdae_expr **coef,
                      const nsdae_expr **rest)
 {
     const nsdae_expr *r = nsdae_lag_bind(L, q->residual);
     if (!r) return 0;
     nsdae_error e2;
-    nsdae_status st = nsdae_expr_affine(L->p, r, leaves, L->ndof + L->ncontacts + L->nfric, nsdae_model_var_names(L->m),
-                                        L->nvars, NULL, 0, coef, rest, &e2);
+    nsdae_status st = affine_over_read(L, r, leaves, coef, rest, &e2);
     if (st == NSDAE_UNSUPPORTED) {
         nsdae_lag_fail(L, NSDAE_UNSUPPORTED, q,
                        "an equation of motion must be affine in the accelerations der(der(q)) and the contact "
@@ -104,6 +164,8 @@ static int check_mass(lctx *L)
     return 1;
 }
 
+static int is_zero(const nsdae_expr *e) { return e->kind == NSDAE_EXPR_CONST && e->value == 0.0; }
+
 /* Row i of -C must be row i of G^T (and of T^T for the tangential forces): + (d g_c / d q_i) lambda_c
  * in the equation of q_i. nm multiplier columns. */
 static int check_contact_forces(lctx *L, const nsdae_expr **C, int nm)
@@ -112,7 +174,9 @@ static int check_contact_forces(lctx *L, const nsdae_expr **C, int nm)
     for (int i = 0; i < L->ndof; i++)
         for (int c = 0; c < nm; c++) {
             const lag_contact *k = &L->contacts[c < L->ncontacts ? c : L->fric[c - L->ncontacts]];
-            const nsdae_expr *coef = X_NEG(L->p, C[(size_t)i * nm + c]), *grad = nsdae_lag_mult_grad(L, c)[i];
+            const nsdae_expr *ci = C[(size_t)i * nm + c], *grad = nsdae_lag_mult_grad(L, c)[i];
+            if (is_zero(ci) && is_zero(grad)) continue; /* most pairs: no force, no gradient */
+            const nsdae_expr *coef = X_NEG(L->p, ci);
             if (!coef) {
                 nsdae_lag_nomem(L);
                 return 0;

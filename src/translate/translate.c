@@ -1,6 +1,7 @@
 /* Model IR -> MLCS: unknowns, phases, rows, then the matrices of every phase
  * (E y' = A y + B lambda + b, w = C y + D lambda + c; examples/LANGUAGE.md). */
 #include "translate/translate_internal.h"
+#include "translate/experiment.h"
 
 #include "model/expr_internal.h"
 
@@ -158,8 +159,7 @@ static int assemble(tctx *T, nsdae_mlcs **out, nsdae_translate_info **info)
         if (T->u_var[u] >= 0) s->y0[col[u]] = nsdae_model_start_value(m, T->u_var[u], 0);
         else if (T->u_of_vel[u] >= 0) s->y0[col[u]] = nsdae_model_start_value(m, T->u_of_vel[u], 1);
     }
-    s->stop_time = nsdae_model_experiment(m)->stop;
-    s->step = nsdae_model_experiment(m)->step;
+    nsdae_tr_experiment_defaults(m, &s->stop_time, &s->step, s->scheme, &s->theta, &s->gamma);
     if (!T->st && !nsdae_tr_phase_ctx_install(pc, s)) nsdae_tr_nomem(T); /* owned by s from here */
     if (!T->st && nsdae_mlcs_validate(s, &e2))
         nsdae_tr_fail(T, NULL, "the translated MLCS is invalid: %s", e2.message);

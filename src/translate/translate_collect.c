@@ -85,6 +85,12 @@ static void add_sign(tctx *T, const nsdae_equation *q, row_list *out)
 static const nsdae_expr *switching_function(tctx *T, const nsdae_cond *c, const nsdae_equation *eq)
 {
     const nsdae_expr *h = nsdae_mode_switching_function(T->p, c);
+    if (h && (h->flags & NSDAE_EXPR_HAS_PRE)) {
+        nsdae_tr_fail(T, eq, "pre() in a state guard (line %d): left limits exist at events only, and the time "
+                             "stepper has none (it relaxes the switch over a step)",
+                      c->pos.line);
+        return NULL;
+    }
     if (h || nsdae_expr_pool_failed(T->p)) return h;
     while (c->kind == NSDAE_COND_NOT) c = c->a;
     nsdae_tr_fail(T, eq, "a state guard with 'and'/'or' cannot be relaxed into one switching function (line %d)",

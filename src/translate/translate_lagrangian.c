@@ -3,6 +3,7 @@
  * with its owned callbacks (lagrangian_eval.c). This file holds the driver; the failure messages
  * and parameter binding every step uses are in lagrangian_context.c. */
 #include "translate/lagrangian_internal.h"
+#include "translate/experiment.h"
 
 #include <stdlib.h>
 
@@ -48,9 +49,7 @@ static nsdae_lagrangian *assemble(lctx *L)
         ok = nsdae_lagrangian_set_name(s, 'c', c, nsdae_model_var(L->m, L->contacts[c].var)->name, &e2) == NSDAE_OK;
     }
     if (!ok) nsdae_lag_nomem(L);
-    const nsdae_experiment *x = nsdae_model_experiment(L->m);
-    s->stop_time = x->stop;
-    s->step = x->step;
+    nsdae_tr_experiment_defaults(L->m, &s->stop_time, &s->step, s->scheme, &s->theta, &s->gamma);
     if (ok && nsdae_lag_install(L, s) && nsdae_lagrangian_validate(s, &e2) != NSDAE_OK)
         nsdae_lag_fail(L, NSDAE_UNSUPPORTED, NULL, "the translated Lagrangian system is invalid: %s", e2.message);
     if (L->st) {

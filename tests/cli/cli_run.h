@@ -5,6 +5,7 @@
 
 #include <criterion/criterion.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,17 @@ static inline int run_nsdae(const char *command, const char *args)
     snprintf(cmd, sizeof cmd, "cd '%s' && '%s/nsdae' %s %s >'%s/%s.out' 2>'%s/%s.err'", NSDAE_SOURCE_DIR,
              NSDAE_BINARY_DIR, command, args, NSDAE_BINARY_DIR, command, NSDAE_BINARY_DIR, command);
     return collect_run(system(cmd), command);
+}
+
+/* The number after `"key": ` in text (first occurrence after `after`), NAN when absent: reads a
+ * value out of a JSON report without a JSON library. */
+static inline double number_after(const char *text, const char *after, const char *key)
+{
+    const char *p = after ? strstr(text, after) : text;
+    char pattern[128];
+    snprintf(pattern, sizeof pattern, "\"%s\": ", key);
+    p = p ? strstr(p, pattern) : NULL;
+    return p ? strtod(p + strlen(pattern), NULL) : NAN;
 }
 
 #define HAS(buf, s) cr_expect(strstr(buf, s) != NULL, "missing '%s' in:\n%s", s, buf)

@@ -67,16 +67,6 @@ static int json_ok(const char *text)
     return p && *ws(p) == '\0';
 }
 
-/* The number after `"key": ` in text (first occurrence after `after`), NAN when absent. */
-static double number_after(const char *text, const char *after, const char *key)
-{
-    const char *p = after ? strstr(text, after) : text;
-    char pattern[128];
-    snprintf(pattern, sizeof pattern, "\"%s\": ", key);
-    p = p ? strstr(p, pattern) : NULL;
-    return p ? strtod(p + strlen(pattern), NULL) : NAN;
-}
-
 #define CUP_AT "--at 'x=0.6,y=-0.8,der(x)=1,der(y)=-1,der(der(y))=-9.81'"
 
 Test(restart, cup_and_ball_inelastic_restart_at_the_paper_state)

@@ -8,6 +8,7 @@
 #include "examples/builtin_contact.h"
 #include <nsdae/order_fit.h>
 #include <nsdae/moreau.h>
+#include <nsdae/impulse.h>
 
 #include "../lagrangian/lag_helpers.h"
 
@@ -114,6 +115,71 @@ static void restart_converges(int from_model, double e, const double *v_plus, do
     printf("fitted order of |v+ - ref| (least squares, %d step sizes): %.3f\n", used, order);
     cr_expect_eq(used, n);
     cr_expect(order > 0.9 && order < 1.1, "fitted order %g", order);
+}
+
+/* The restart the analysis gives for examples/cup_and_ball.nsm (g = 0, restitution e) at the
+ * left limits p = (0.6, -0.8), v- = (1, -1): the closing contact free -> taut (e = 0), or the cascade
+ * free -> taut + Newton's law -> free (e > 0), solved by nsdae_impulse_restart. Writes v+ and the
+ * percussion of the file's rope multiplier (the gap's gradient is -2 p: half the paper's lambda). */
+static void analysis_restart(double e, double *v_plus, double *percussion)
+{
+    nsdae_model *m = NULL;
+    nsdae_switches *sw = NULL;
+    nsdae_expr_pool *pool = NULL;
+    nsdae_error err = {0};
+    cr_assert_eq(nsdae_model_parse_file(NSDAE_SOURCE_DIR "/examples/cup_and_ball.nsm", &m, &err), NSDAE_OK, "%s",
+                 err.message);
+    cr_assert_eq(nsdae_model_set_param(m, "g", 0.0, &err), NSDAE_OK);
+    cr_assert_eq(nsdae_model_set_param(m, "e", e, &err), NSDAE_OK);
+    cr_assert_eq(nsdae_mode_switches(m, &sw, &err), NSDAE_OK, "%s", err.message);
+    cr_assert_eq(sw->n, 1);
+    cr_assert_eq(nsdae_expr_pool_create_over(nsdae_model_pool(m), &pool, &err), NSDAE_OK);
+    int free_mode[1] = {1}, taut[1] = {0};
+    const nsdae_expr *guard = NULL, *law = NULL;
+    cr_assert_eq(nsdae_impulse_guard(m, sw, pool, free_mode, taut, &guard, &err), NSDAE_OK, "%s", err.message);
+    nsdae_impulse_input in;
+    nsdae_impulse_modes *store = NULL;
+    cr_assert_eq(nsdae_impulse_input_from_modes(m, sw, pool, free_mode, e > 0 ? taut : NULL, e > 0 ? free_mode : taut,
+                                                guard, &in, &store, &err),
+                 NSDAE_OK, "%s", err.message);
+    if (e > 0) {
+        cr_assert_eq(nsdae_impulse_newton_law(m, sw, pool, 0, &law, &err), NSDAE_OK, "%s", err.message);
+        cr_assert_eq(nsdae_impulse_modes_add_transient(store, &in, law, "Newton's law", &err), NSDAE_OK);
+    }
+    nsdae_impulse_result *r = NULL;
+    nsdae_impulse_options opt = {-1};
+    cr_assert_eq(nsdae_impulse_analyze(&in, &opt, &r, &err), NSDAE_OK, "%s", err.message);
+    cr_assert_eq(r->verdict, NSDAE_IMPULSE_OK, "%s", nsdae_impulse_verdict_name(r->verdict));
+    enum { X = 0, Y = 1, ROPE = 2, NV = 3 };
+    double left[3 * NV] = {0.6, -0.8, 0, 1, -1, 0, 0, 0, 0}, plus[16], aux[512];
+    cr_assert(r->nstates <= 16 && r->navars <= 512);
+    nsdae_impulse_numeric num;
+    cr_assert_eq(nsdae_impulse_restart(r, left, 2, plus, aux, &num, &err), NSDAE_OK, "%s", err.message);
+    v_plus[0] = v_plus[1] = *percussion = NAN;
+    for (int k = 0; k < r->nstates; k++)
+        if (r->states[k].order == 1 && r->states[k].var <= Y) v_plus[r->states[k].var] = plus[k];
+    for (int a = 0; a < r->navars; a++)
+        if (r->avars[a].var == ROPE && r->avars[a].order == 0 && r->avars[a].shift == 0 && !isnan(aux[a]))
+            *percussion = aux[a];
+    nsdae_impulse_result_destroy(r);
+    nsdae_impulse_modes_destroy(store);
+    nsdae_expr_pool_destroy(pool);
+    nsdae_mode_switches_destroy(sw);
+    nsdae_model_destroy(m);
+}
+
+/* Issue 10: Moreau-Jean on examples/cup_and_ball.nsm converges at O(h) to the restart the analysis
+ * computes from the same file (both laws), fitted order in [0.9, 1.1]. */
+Test(cup_and_ball, time_stepper_converges_to_the_analysis_restart)
+{
+    for (int law = 0; law < 2; law++) {
+        double v_plus[2], perc;
+        analysis_restart((double)law, v_plus, &perc);
+        cr_assert(!isnan(v_plus[0]) && !isnan(v_plus[1]) && !isnan(perc));
+        /* the stepper's percussion P of the gap is the analysis' percussion of rope: lambda_down = 2 P */
+        restart_converges(1, (double)law, v_plus, 2 * perc, law ? "elastic, oracle from nsdae_impulse_restart"
+                                                                 : "inelastic, oracle from nsdae_impulse_restart");
+    }
 }
 
 Test(cup_and_ball, inelastic_restart_order_one)

@@ -2,7 +2,8 @@
 // with the Siconos C++ kernel API (MoreauJeanOSI(theta), NewtonImpactNSL, LCP with its default
 // Lemke solver, TimeStepping), timed over the time loop only.
 //
-//   siconos_contact_peer MODEL H T REPEATS     MODEL: ball | beads
+//   siconos_contact_peer MODEL H T REPEATS     MODEL: ball | beads | beads:N (a column of N beads,
+//                                              examples/bead_column.nsm; beads is beads:10)
 //
 // Prints one line: "MODEL steps seconds q_final...", seconds = loop time summed over REPEATS.
 #include <SiconosKernel.hpp>
@@ -50,7 +51,7 @@ struct run_result {
     std::vector<double> q;
 };
 
-run_result run(const char *model, double h, double T)
+run_result run(const char *model, int nbeads, double h, double T)
 {
     auto nsds = std::make_shared<NonSmoothDynamicalSystem>(0.0, T);
     std::vector<std::shared_ptr<LagrangianLinearTIDS>> bodies;
@@ -60,9 +61,9 @@ run_result run(const char *model, double h, double T)
         nsds->insertDynamicalSystem(bodies[0]);
         nsds->link(contact(0.9, {1.0}, 0.0), bodies[0]);
     } else {
-        // 10 beads, r = 0.1, m = 1, initial gaps 0.25, e = 0.9: one DS per bead, as Siconos'
+        // nbeads beads, r = 0.1, m = 1, initial gaps 0.25, e = 0.9: one DS per bead, as Siconos'
         // own bead-column example; gaps q_1 - r and q_{i+1} - q_i - 2r
-        const int n = 10;
+        const int n = nbeads;
         const double r = 0.1, gap0 = 0.25;
         double z = r + gap0;
         for (int i = 0; i < n; i++, z += 2 * r + gap0) {
@@ -93,8 +94,11 @@ run_result run(const char *model, double h, double T)
 
 int main(int argc, char **argv)
 {
-    if (argc != 5 || (std::strcmp(argv[1], "ball") != 0 && std::strcmp(argv[1], "beads") != 0)) {
-        std::fprintf(stderr, "usage: %s ball|beads H T REPEATS\n", argv[0]);
+    int nbeads = 10;
+    if (argc == 5 && std::strncmp(argv[1], "beads:", 6) == 0) nbeads = std::atoi(argv[1] + 6);
+    if (argc != 5 || nbeads < 1 ||
+        (std::strcmp(argv[1], "ball") != 0 && std::strncmp(argv[1], "beads", 5) != 0)) {
+        std::fprintf(stderr, "usage: %s ball|beads|beads:N H T REPEATS\n", argv[0]);
         return 2;
     }
     const double h = std::atof(argv[2]), T = std::atof(argv[3]);
@@ -102,7 +106,7 @@ int main(int argc, char **argv)
     run_result total;
     try {
         for (int k = 0; k < repeats; k++) {
-            run_result r = run(argv[1], h, T);
+            run_result r = run(argv[1], nbeads, h, T);
             total.steps += r.steps;
             total.seconds += r.seconds;
             total.q = r.q;

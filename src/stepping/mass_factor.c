@@ -1,0 +1,78 @@
+/* Banded Cholesky of the mass matrix. The band is read off the evaluated M: for a constant M
+ * (factored once per run) its zeros are its structure; a configuration-dependent M is re-read at
+ * each evaluation, so a band that changes with q is still right. LAPACK's dpbtrf factors the band
+ * (with kd = n - 1 it is dpotrf's work); the solves are written out, because for the few degrees
+ * of freedom of most contact problems the BLAS call overhead cost more than the arithmetic. */
+#include "stepping/mass_factor.h"
+
+#include <lapacke.h>
+#include <stdlib.h>
+
+static int lower_bandwidth(int n, const double *M)
+{
+    int kd = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = n - 1; i > j + kd; i--)
+            if (M[i + (size_t)j * n] != 0.0) {
+                kd = i - j;
+                break;
+            }
+    return kd;
+}
+
+nsdae_status mass_factor_compute(mass_factor *f, int n, const double *M, nsdae_error *err)
+{
+    const int kd = lower_bandwidth(n, M);
+    const size_t need = ((size_t)kd + 1) * (size_t)n;
+    if (need > f->cap) {
+        double *b = realloc(f->band, need * sizeof *b);
+        if (!b) return nsdae_error_set(err, NSDAE_NOMEM, "moreau: out of memory (mass matrix band)");
+        f->band = b;
+        f->cap = need;
+    }
+    f->n = n;
+    f->kd = kd;
+    const int ld = kd + 1;
+    for (int j = 0; j < n; j++)
+        for (int i = j; i <= j + kd && i < n; i++) f->band[(i - j) + (size_t)j * ld] = M[i + (size_t)j * n];
+    if (kd == 0) {
+        for (int j = 0; j < n; j++)
+            if (!(f->band[j] > 0.0))
+                return nsdae_error_set(err, NSDAE_NUMERICAL,
+                                       "the mass matrix is not positive definite (diagonal entry %d is %g)", j + 1,
+                                       f->band[j]);
+        return NSDAE_OK;
+    }
+    lapack_int info = LAPACKE_dpbtrf_work(LAPACK_COL_MAJOR, 'L', n, kd, f->band, ld);
+    if (info != 0)
+        return nsdae_error_set(err, NSDAE_NUMERICAL, "the mass matrix is not positive definite (LAPACK dpbtrf: %d)",
+                               (int)info);
+    return NSDAE_OK;
+}
+
+void mass_factor_solve(const mass_factor *f, double *x)
+{
+    const int n = f->n, kd = f->kd, ld = kd + 1;
+    const double *L = f->band;
+    if (kd == 0) {
+        for (int i = 0; i < n; i++) x[i] /= L[i];
+        return;
+    }
+    for (int i = 0; i < n; i++) { /* L y = b, L(i, j) = band[i - j + j ld] */
+        double sum = x[i];
+        for (int j = i - kd > 0 ? i - kd : 0; j < i; j++) sum -= L[(i - j) + (size_t)j * ld] * x[j];
+        x[i] = sum / L[(size_t)i * ld];
+    }
+    for (int i = n - 1; i >= 0; i--) { /* L^T x = y */
+        double sum = x[i];
+        for (int j = i + 1; j <= i + kd && j < n; j++) sum -= L[(j - i) + (size_t)i * ld] * x[j];
+        x[i] = sum / L[(size_t)i * ld];
+    }
+}
+
+void mass_factor_free(mass_factor *f)
+{
+    free(f->band);
+    f->band = NULL;
+    f->cap = 0;
+}
