@@ -108,3 +108,20 @@ int lcp_solve_square(int n, const double *A, const double *b, double *x, double 
         return 1;
     return 0;
 }
+
+int lcp_sym_part_pd(int n, const double *A, double *work_nn)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            work_nn[i + (size_t)j * n] = 0.5 * (A[i + (size_t)j * n] + A[j + (size_t)i * n]);
+    if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, work_nn, n) != 0)
+        return 0;
+    /* A barely positive pivot would make "unique" a rounding accident. */
+    double dmax = 0, dmin = INFINITY;
+    for (int i = 0; i < n; i++) {
+        double d = work_nn[i + (size_t)i * n];
+        dmax = fmax(dmax, d);
+        dmin = fmin(dmin, d);
+    }
+    return dmin > NSDAE_TOL_PD_PIVOT * dmax;
+}

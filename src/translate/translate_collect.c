@@ -265,7 +265,9 @@ void nsdae_tr_collect(tctx *T, int block, int branch, row_list *out, int in_stat
             if (blk->kind == NSDAE_BLOCK_WHEN) {
                 T->st = nsdae_error_set(T->err, NSDAE_UNSUPPORTED,
                                         "%s:%d:%d: 'when': transient modes with a user law are not translated to "
-                                        "an MLCS (use the event-driven engine)",
+                                        "an MLCS, so neither the time steppers nor the event-driven engine "
+                                        "(--engine events, which runs the MLCS) take them; `nsdae restart` "
+                                        "analyses the mode change",
                                         nsdae_model_filename(m), blk->pos.line, blk->pos.col);
                 break;
             }

@@ -1,0 +1,187 @@
+/* What happens at an MLCS event (and at the start):
+ *   1. the new mode, from the mode-selection MLCP: the implicit Euler step of the whole MLCS over a
+ *      probe step delta from the left limits (y-, lambda-), forcing at t + delta,
+ *        (E - delta A) y+ - delta B lambda+ = E y- + delta b,   w+ = C y+ + D lambda+ + c  (rows typed),
+ *      solved for its minimal-norm solution (as the minnorm stepper does, lcp.h). A row's side is read
+ *      off it: closed when w+_i vanishes (relative to its terms) with lambda+_i > 0, else open; a box
+ *      row at lo / hi when lambda+ is at a bound, else sliding. On the time scale delta the solution
+ *      follows the mode the state enters (Camlibel, Heemels, Schumacher: the backward Euler LCP of a
+ *      passive LCS selects the right mode), which for a relay is the Filippov condition;
+ *   2. the restart, from the same step restricted to the new mode:
+ *        (E - delta A) y - delta B lambda = E y- + delta b,   mode rows as in mlcs_internal.h,
+ *      a linear system whose solution z(delta) is smooth in delta; z(0) is the consistent restart
+ *      (the impulsive one where the mode change is impulsive: momentum is conserved in an engaging
+ *      clutch) and dz/d delta at 0 the consistent derivative, forcing rates included (a diode that
+ *      closes onto a source makes vC' = vs'(t), a hidden constraint of that index-2 mode). Both from three solves at delta,
+ *      delta/2, delta/4 (quadratic extrapolation: errors O(delta^3), O(delta^2)); IDACalcIC could not
+ *      serve the index-2 modes (sliding relays, engaged clutch). */
+#include "eventdriven/mlcs_internal.h"
+
+#include <nsdae/lcp.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Step 1: the probe MLCP (N = ny + nl) and its minimal-norm solution into zs, ws. */
+static nsdae_status probe_mlcp(mlcs_problem *mp, int phase, double t, const double *z, double *zs, double *ws,
+                               nsdae_error *err)
+{
+    const nsdae_mlcs *s = mp->s;
+    const nsdae_mlcs_phase *ph = &s->phases[phase];
+    const int ny = mp->ny, nl = mp->nl, N = ny + nl;
+    const double d = mp->o.probe;
+    double *M = calloc((size_t)N * N, sizeof *M), *q = calloc((size_t)N, sizeof *q);
+    double *lo = calloc((size_t)N, sizeof *lo), *hi = calloc((size_t)N, sizeof *hi);
+    nsdae_row_kind *kind = calloc((size_t)N, sizeof *kind);
+    int *sel = calloc((size_t)ny + 1, sizeof *sel);
+    if (!M || !q || !lo || !hi || !kind || !sel) {
+        free(M), free(q), free(lo), free(hi), free(kind), free(sel);
+        return nsdae_error_set(err, NSDAE_NOMEM, "mode selection: out of memory");
+    }
+    mlcs_rhs(mp, phase, t + d, mp->b, mp->c);
+    for (int i = 0; i < ny; i++) {
+        double e = 0;
+        for (int j = 0; j < ny; j++) {
+            M[i + j * N] = ph->E[i + j * ny] - d * ph->A[i + j * ny];
+            e += ph->E[i + j * ny] * z[j];
+        }
+        for (int j = 0; j < nl; j++) M[i + (ny + j) * N] = -d * ph->B[i + j * ny];
+        q[i] = -(e + d * mp->b[i]);
+        kind[i] = NSDAE_ROW_EQUALITY;
+    }
+    for (int i = 0; i < nl; i++) {
+        for (int j = 0; j < ny; j++) M[ny + i + j * N] = ph->C[i + j * nl];
+        for (int j = 0; j < nl; j++) M[ny + i + (ny + j) * N] = ph->D[i + j * nl];
+        q[ny + i] = mp->c[i];
+        kind[ny + i] = s->kind[i];
+        lo[ny + i] = s->lo[i];
+        hi[ny + i] = s->hi[i];
+    }
+    int k = 0;
+    for (int j = 0; j < ny; j++)
+        if (mp->diff[j]) sel[k++] = j;
+    nsdae_mlcp p = {N, M, q, kind, lo, hi};
+    nsdae_minnorm_spec spec = {z, k ? sel : NULL, k, NULL, 0};
+    nsdae_minnorm_result res;
+    nsdae_status st = nsdae_lcp_minnorm(&p, &spec, zs, ws, &res, err);
+    free(M), free(q), free(lo), free(hi), free(kind), free(sel);
+    return st;
+}
+
+/* Reads each row's side off the probe solution (zs, ws = the MLCP's w: rows ny.. are the MLCS w). */
+static void sides_from_probe(mlcs_problem *mp, int phase, const double *zs, const double *ws)
+{
+    const nsdae_mlcs *s = mp->s;
+    const nsdae_mlcs_phase *ph = &s->phases[phase];
+    const int ny = mp->ny, nl = mp->nl;
+    for (int i = 0; i < nl; i++) {
+        double l = zs[ny + i], w = ws[ny + i], scale = fabs(mp->c[i]);
+        for (int j = 0; j < ny; j++) scale += fabs(ph->C[i + j * nl] * zs[j]);
+        for (int j = 0; j < nl; j++) scale += fabs(ph->D[i + j * nl] * zs[ny + j]);
+        if (s->kind[i] == NSDAE_ROW_EQUALITY) mp->side[i] = 'e';
+        else if (s->kind[i] == NSDAE_ROW_COMPLEMENTARITY) mp->side[i] = l > 0 && fabs(w) <= 1e-8 * scale ? 'c' : 'o';
+        else {
+            double lo = s->lo[i], hi = s->hi[i];
+            double tol = 1e-9 * (isfinite(lo) && isfinite(hi) ? hi - lo : 1 + fabs(isfinite(lo) ? lo : hi));
+            mp->side[i] = isfinite(lo) && l <= lo + tol ? 'l' : isfinite(hi) && l >= hi - tol ? 'h' : 's';
+        }
+    }
+}
+
+/* The restart system at step d in the current mode: A x = rhs, written into Ms (n x n) and x. */
+static void restart_system(mlcs_problem *mp, double d, const double *zl, double *Ms, double *x)
+{
+    const nsdae_mlcs_phase *ph = &mp->s->phases[mp->phase];
+    const int ny = mp->ny, nl = mp->nl, n = mp->n;
+    memset(Ms, 0, (size_t)n * n * sizeof *Ms);
+    for (int i = 0; i < ny; i++) {
+        double e = 0;
+        for (int j = 0; j < ny; j++) {
+            Ms[i + j * n] = ph->E[i + j * ny] - d * ph->A[i + j * ny];
+            e += ph->E[i + j * ny] * zl[j];
+        }
+        for (int j = 0; j < nl; j++) Ms[i + (ny + j) * n] = -d * ph->B[i + j * ny];
+        x[i] = e + d * mp->b[i];
+    }
+    for (int i = 0; i < nl; i++) {
+        char sd = mp->side[i];
+        if (sd == 'o' || sd == 'l' || sd == 'h') {
+            Ms[ny + i + (ny + i) * n] = 1.0;
+            x[ny + i] = sd == 'o' ? 0.0 : sd == 'l' ? mp->s->lo[i] : mp->s->hi[i];
+            continue;
+        }
+        for (int j = 0; j < ny; j++) Ms[ny + i + j * n] = ph->C[i + j * nl];
+        for (int j = 0; j < nl; j++) Ms[ny + i + (ny + j) * n] = ph->D[i + j * nl];
+        x[ny + i] = -mp->c[i];
+    }
+}
+
+/* Step 2: z(0) and dz/d delta at 0 by extrapolation from delta, delta/2, delta/4. */
+static nsdae_status restart(mlcs_problem *mp, double t, double *z, double *zp, nsdae_error *err)
+{
+    const int n = mp->n;
+    const double d = mp->o.probe;
+    double *Ms = malloc((size_t)n * n * sizeof *Ms), *x = malloc((size_t)3 * n * sizeof *x);
+    if (!Ms || !x) {
+        free(Ms), free(x);
+        return nsdae_error_set(err, NSDAE_NOMEM, "restart: out of memory");
+    }
+    nsdae_status st = NSDAE_OK;
+    for (int k = 0; k < 3 && !st; k++) {
+        mlcs_rhs(mp, mp->phase, t + ldexp(d, -k), mp->b, mp->c);
+        restart_system(mp, ldexp(d, -k), z, Ms, x + k * n);
+        if (ed_dense_solve(n, Ms, x + k * n, 1))
+            st = nsdae_error_set(err, NSDAE_NUMERICAL,
+                                 "restart at t = %.17g: mode %s is singular (its DAE has no unique solution)", t,
+                                 mlcs_label_of(mp));
+    }
+    for (int i = 0; !st && i < n; i++) {
+        double z1 = x[i], z2 = x[n + i], z3 = x[2 * n + i];
+        double a = (8 * z3 - 6 * z2 + z1) / 3;
+        z[i] = a;
+        zp[i] = (4 * z2 - z1 - 3 * a) / d;
+    }
+    free(Ms), free(x);
+    return st;
+}
+
+nsdae_status mlcs_event(double *t, const int *roots, int exogenous, double *z, double *zp, int *stop, void *self,
+                        nsdae_error *err)
+{
+    mlcs_problem *mp = self;
+    const nsdae_mlcs *s = mp->s;
+    const int ny = mp->ny, nl = mp->nl, n = mp->n, initial = !roots && !exogenous;
+    if (initial) {
+        memcpy(z, s->y0, (size_t)ny * sizeof *z);
+        memset(z + ny, 0, (size_t)nl * sizeof *z);
+        memset(mp->side, 'o', (size_t)nl);
+    }
+    char from[512];
+    snprintf(from, sizeof from, "%s", mlcs_label_of(mp));
+    for (int k = 0; k < mp->nstates; k++) mp->pre[k] = z[mp->states[k]];
+    mp->phase = nsdae_mlcs_phase_index(s, *t);
+    double *zs = malloc((size_t)2 * n * sizeof *zs);
+    if (!zs) return nsdae_error_set(err, NSDAE_NOMEM, "mode selection: out of memory");
+    nsdae_status st = probe_mlcp(mp, mp->phase, *t, z, zs, zs + n, err);
+    if (st) {
+        free(zs);
+        char why[NSDAE_ERROR_MESSAGE_SIZE];
+        snprintf(why, sizeof why, "%s", err ? err->message : "");
+        return nsdae_error_set(err, st, "mode selection at t = %.17g (from mode %s): %s", *t, from, why);
+    }
+    sides_from_probe(mp, mp->phase, zs, zs + n);
+    free(zs);
+    st = restart(mp, *t, z, zp, err);
+    if (st) return st;
+    const char *to = mlcs_label_of(mp);
+    if (ed_mode_set_add(&mp->modes, to)) mp->sum->modes_visited = mp->modes.n;
+    if (initial) return NSDAE_OK;
+    for (int k = 0; k < mp->nstates; k++) mp->post[k] = z[mp->states[k]];
+    nsdae_event_record ev = {*t, exogenous ? NSDAE_EVENT_TIME : NSDAE_EVENT_SWITCH, from, to, mp->nstates,
+                             (const char *const *)mp->state_names, mp->pre, mp->post, 0, NULL, NULL};
+    mp->sum->events++;
+    if (mp->on_event && mp->on_event(&ev, mp->ctx)) *stop = 1;
+    return NSDAE_OK;
+}

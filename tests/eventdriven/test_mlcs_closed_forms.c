@@ -1,0 +1,250 @@
+/* The event-driven engine on the MLCS examples against their closed forms (examples/ headers):
+ * event times to 1e-8 relative, every row (grid, left limit, restart) to 1e-7 relative. The
+ * closed forms are computed here from the circuit equations, not from any run. */
+#include <criterion/criterion.h>
+
+#include "../examples/example_run.h"
+#include <nsdae/eventdriven.h>
+
+#include <math.h>
+#include <string.h>
+
+#define MAXEV 64
+#define PI 3.141592653589793
+
+typedef double (*exact_fn)(int which, double t, void *ctx);
+
+typedef struct run_log {
+    const nsdae_mlcs *s;
+    int iy[4];                   /* checked unknowns */
+    int ny_checked;
+    exact_fn exact;
+    void *ectx;
+    double skip_t;               /* rows at this time are not checked (a jump) */
+    double max_err;
+    double err_t;
+    long rows;
+    double ev_t[MAXEV];
+    nsdae_event_kind ev_kind[MAXEV];
+    char ev_to[MAXEV][32];
+    int nev;
+} run_log;
+
+static int on_row(const nsdae_step_record *rec, void *p)
+{
+    run_log *l = p;
+    l->rows++;
+    if (rec->t == l->skip_t) return 0;
+    for (int k = 0; k < l->ny_checked; k++) {
+        double x = l->exact(k, rec->t, l->ectx), e = fabs(rec->y[l->iy[k]] - x) / (1 + fabs(x));
+        if (e > l->max_err) {
+            l->max_err = e;
+            l->err_t = rec->t;
+        }
+    }
+    return 0;
+}
+
+static int on_event(const nsdae_event_record *ev, void *p)
+{
+    run_log *l = p;
+    if (l->nev < MAXEV) {
+        l->ev_t[l->nev] = ev->t;
+        l->ev_kind[l->nev] = ev->kind;
+        snprintf(l->ev_to[l->nev], sizeof l->ev_to[0], "%s", ev->to);
+    }
+    l->nev++;
+    return 0;
+}
+
+static void run(const char *name, run_log *l, long nsteps, const char **vars, int nvars)
+{
+    nsdae_mlcs *s = load_example(name, NULL);
+    l->s = s;
+    for (int k = 0; k < nvars; k++) l->iy[k] = y_index(s, vars[k]);
+    l->ny_checked = nvars;
+    nsdae_events_options o;
+    nsdae_events_defaults(&o);
+    o.stop = s->stop_time;
+    o.nsteps = nsteps;
+    nsdae_error err = {0};
+    nsdae_events_summary sum;
+    cr_assert_eq(nsdae_events_run_mlcs(s, &o, on_row, on_event, l, &sum, &err), NSDAE_OK, "%s: %s", name, err.message);
+    cr_expect_eq(sum.events, l->nev);
+    cr_expect(fabs(sum.t_end - s->stop_time) <= 1e-15 * s->stop_time, "%s ends at %.17g", name, sum.t_end);
+    cr_expect(l->max_err < 1e-7, "%s: largest relative state error %.3g at t = %.12g", name, l->max_err, l->err_t);
+    nsdae_mlcs_destroy(s);
+}
+
+static void expect_time(const char *what, double got, double want)
+{
+    cr_expect(fabs(got - want) <= 1e-8 * fabs(want), "%s at %.15g, closed form %.15g", what, got, want);
+}
+
+/* ---- half-wave rectifier: vs = Vm sin(w t); on: vC = vs; off: vC decays with RC -------------- */
+
+#define VM 10.0
+#define OMEGA (2 * PI * 50.0)
+#define RC 0.1
+static double vs(double t) { return VM * sin(OMEGA * t); }
+
+typedef struct rect {
+    double off[8], on[8];        /* the diode's switching times */
+    int noff, non;
+} rect;
+
+/* The diode stops conducting when iD = C vs' + vs / R reaches 0: tan(w t) = -w R C. */
+static void rect_times(rect *r)
+{
+    double t_off = (PI - atan(OMEGA * RC)) / OMEGA;
+    r->noff = r->non = 0;
+    for (int k = 0; k < 5; k++) {
+        r->off[r->noff++] = t_off + k * 0.02;
+        if (k == 4) break;
+        /* it conducts again when the rising source meets the decaying vC: bisection on the rise */
+        double v0 = vs(t_off), lo = 0.015 + k * 0.02, hi = 0.025 + k * 0.02;
+        for (int it = 0; it < 200; it++) {
+            double mid = 0.5 * (lo + hi);
+            if (vs(mid) - v0 * exp(-(mid - r->off[k]) / RC) < 0) lo = mid;
+            else hi = mid;
+        }
+        r->on[r->non++] = 0.5 * (lo + hi);
+    }
+}
+
+static double rect_exact(int which, double t, void *ctx)
+{
+    (void)which;
+    rect *r = ctx;
+    if (t <= r->off[0]) return vs(t);
+    for (int k = 0; k < r->noff; k++) {
+        double next_on = k < r->non ? r->on[k] : INFINITY;
+        if (t <= next_on) return vs(r->off[k]) * exp(-(t - r->off[k]) / RC);
+        double next_off = k + 1 < r->noff ? r->off[k + 1] : INFINITY;
+        if (t <= next_off) return vs(t);
+    }
+    return NAN;
+}
+
+Test(eventdriven_mlcs, half_wave_rectifier)
+{
+    rect r;
+    rect_times(&r);
+    run_log l = {0};
+    l.exact = rect_exact;
+    l.ectx = &r;
+    l.skip_t = NAN;
+    const char *vars[] = {"vC"};
+    run("half_wave_rectifier", &l, 1000, vars, 1);
+    cr_assert_eq(l.nev, r.noff + r.non, "%d events, closed form %d", l.nev, r.noff + r.non);
+    for (int k = 0; k < l.nev; k++) {
+        double want = k % 2 == 0 ? r.off[k / 2] : r.on[k / 2];
+        expect_time(k % 2 == 0 ? "diode off" : "diode on", l.ev_t[k], want);
+        cr_expect_str_eq(l.ev_to[k], k % 2 == 0 ? "o" : "c");
+    }
+}
+
+/* ---- RLC with a diode: overdamped, the diode conducts throughout ------------------------------ */
+
+typedef struct rlc { double s1, s2, A, B; } rlc;
+
+static double rlc_exact(int which, double t, void *ctx)
+{
+    rlc *c = ctx;
+    if (which == 0) return c->A * exp(c->s1 * t) + c->B * exp(c->s2 * t);             /* vC */
+    return -1e-6 * (c->A * c->s1 * exp(c->s1 * t) + c->B * c->s2 * exp(c->s2 * t));    /* i = -C vC' */
+}
+
+Test(eventdriven_mlcs, rlc_diode)
+{
+    const double L = 1e-2, C = 1e-6, R = 1e3;
+    rlc c;
+    double disc = sqrt(R * R * C * C - 4 * L * C);
+    c.s1 = (-R * C + disc) / (2 * L * C);
+    c.s2 = (-R * C - disc) / (2 * L * C);
+    /* vC(0) = 10, vC'(0) = -i(0)/C = 0 */
+    c.A = 10 * c.s2 / (c.s2 - c.s1);
+    c.B = 10 - c.A;
+    run_log l = {0};
+    l.exact = rlc_exact;
+    l.ectx = &c;
+    l.skip_t = NAN;
+    const char *vars[] = {"vC", "i"};
+    run("rlc_diode", &l, 500, vars, 2);
+    cr_expect_eq(l.nev, 0, "the diode conducts throughout: %d events", l.nev);
+    cr_expect(fabs(rlc_exact(0, 5e-3, &c) - 0.06469) < 1e-5, "the header's vC(T)");
+}
+
+/* ---- two relays: x1 = 1 - 2t, x2 = -1 + 2t until 0.5, then both slide at 0 -------------------- */
+
+static double relay_exact(int which, double t, void *ctx)
+{
+    (void)ctx;
+    double x = t < 0.5 ? 1 - 2 * t : 0.0;
+    return which == 0 ? x : -x;
+}
+
+Test(eventdriven_mlcs, relay_two_states)
+{
+    run_log l = {0};
+    l.exact = relay_exact;
+    l.skip_t = NAN;
+    const char *vars[] = {"x1", "x2"};
+    run("relay_two_states", &l, 100, vars, 2);
+    cr_assert_eq(l.nev, 1);
+    expect_time("both relays start sliding", l.ev_t[0], 0.5);
+    cr_expect_str_eq(l.ev_to[0], "ss");
+}
+
+/* ---- clutch: w1 = 10 e^{-0.1 t}, w2 = 0; at t_e = 1 momentum is conserved; then a common decay ---- */
+
+static double clutch_exact(int which, double t, void *ctx)
+{
+    (void)ctx;
+    if (t < 1) return which == 0 ? 10 * exp(-0.1 * t) : 0.0;
+    double w = (1 * 10 * exp(-0.1) + 2 * 0.0) / 3.0;
+    return w * exp(-0.3 * (t - 1) / 3.0);
+}
+
+Test(eventdriven_mlcs, clutch_exogenous)
+{
+    run_log l = {0};
+    l.exact = clutch_exact;
+    l.skip_t = 1.0;   /* the left-limit and restart rows: checked through the event below */
+    const char *vars[] = {"w1", "w2"};
+    run("clutch_exogenous", &l, 300, vars, 2);
+    cr_assert_eq(l.nev, 1);
+    expect_time("engagement", l.ev_t[0], 1.0);
+    cr_expect_eq(l.ev_kind[0], NSDAE_EVENT_TIME);
+}
+
+/* ---- diode bridge: a parallel RLC, v = e^{-a t} (10 cos(wd t) - B sin(wd t)); the bridge switches
+ * at every zero of v ------------------------------------------------------------------------- */
+
+typedef struct bridge { double a, wd, B; } bridge;
+
+static double bridge_exact(int which, double t, void *ctx)
+{
+    (void)which;
+    bridge *b = ctx;
+    return exp(-b->a * t) * (10 * cos(b->wd * t) - b->B * sin(b->wd * t));
+}
+
+Test(eventdriven_mlcs, diode_bridge)
+{
+    const double L = 1e-2, C = 1e-6, R = 1e3;
+    bridge b;
+    b.a = 1 / (2 * R * C);
+    b.wd = sqrt(1 / (L * C) - b.a * b.a);
+    b.B = (10 / (R * C) - 10 * b.a) / b.wd;   /* v'(0) = -(iL + v/R)/C = -10/(R C) */
+    run_log l = {0};
+    l.exact = bridge_exact;
+    l.ectx = &b;
+    l.skip_t = NAN;
+    const char *vars[] = {"v"};
+    run("diode_bridge", &l, 5000, vars, 1);
+    int n = (int)floor((b.wd * 5e-3 - atan(10 / b.B)) / PI) + 1;
+    cr_assert_eq(l.nev, n, "%d events, %d zeros of v", l.nev, n);
+    for (int k = 0; k < l.nev; k++) expect_time("zero of v", l.ev_t[k], (atan(10 / b.B) + k * PI) / b.wd);
+    cr_expect(fabs(bridge_exact(0, 5e-3, &b) - 0.79032) < 1e-5, "the header's v(T)");
+}
