@@ -5,19 +5,20 @@
 # script fail; libFuzzer writes the input to BUILD_DIR/findings/<target>/, and it belongs, once
 # fixed, in tests/fuzz/findings/<target>/ (replayed by ctest from then on).
 # Without clang it says so and succeeds (nothing to run).
-#   usage: tests/fuzz/run_bounded.sh [SECONDS=60] [BUILD_DIR=build-fuzz]
+#   usage: tests/fuzz/run_bounded.sh [SECONDS=60] [BUILD_DIR=build-fuzz] [TARGETS="model lcp restart"]
 set -eu
 seconds=${1:-60}
 build=${2:-build-fuzz}
+targets=${3:-model lcp restart}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 if ! command -v clang >/dev/null 2>&1; then
     echo "run_bounded: clang not found: no fuzzing run" >&2
     exit 0
 fi
 CC=clang cmake -S "$src" -B "$build" -DNSDAE_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j2 --target fuzz_model fuzz_lcp fuzz_restart >/dev/null
+cmake --build "$build" -j2 --target $(for t in $targets; do printf 'fuzz_%s ' "$t"; done) >/dev/null
 status=0
-for target in model lcp restart; do
+for target in $targets; do
     work="$build/fuzz-run/$target"
     rm -rf "$work" && mkdir -p "$work/corpus" "$build/findings/$target"
     cp "$src/tests/fuzz/corpus/$target/"* "$work/corpus/"
