@@ -5,6 +5,11 @@
  *   0 <= g_c(q)  _|_  lambda_c >= 0                c = 0 .. ncontacts-1, G = dg/dq (ncontacts x ndof)
  *   Newton impact law per contact: g_c(q) = 0 and (G v)_c^- < 0  =>  (G v)_c^+ = -e_c (G v)_c^-
  *
+ * A contact may carry 2-D Coulomb friction (mu_c > 0): a tangential force lambda_t,c along the rows
+ * T_c(q) of a tangential Jacobian, |lambda_t,c| <= mu_c lambda_c, opposing the sliding velocity
+ * (T v)_c when it is not zero (Siconos' NewtonImpactFrictionNSL with a zero tangential restitution):
+ *   M(q) q'' = F(t, q, q') + G(q)^T lambda + T(q)^T lambda_t.
+ *
  * The data come through four callbacks and a context pointer, so that a translator (the .nsm model
  * language, with symbolic derivatives) or a hand-written C model can fill them. Every callback
  * returns 0 on success; anything else makes the run stop with NSDAE_NUMERICAL (e.g. a model
@@ -30,6 +35,11 @@ typedef struct nsdae_lagrangian {
     int (*gaps)(const double *q, double *g, void *ctx);
     /* G(q) = dg/dq: ncontacts x ndof, column-major G[c + j*ncontacts]. */
     int (*gap_jacobian)(const double *q, double *G, void *ctx);
+    /* Optional: J = [dF/dq | dF/dv] at (t, q, v), ndof x 2 ndof column-major. When present the
+     * Moreau-Jean step takes F implicitly as Siconos' MoreauJeanOSI does (its iteration matrix
+     * W = M - h theta dF/dv - h^2 theta^2 dF/dq, one Newton iteration from (q_k, v_k)); NULL
+     * keeps F explicit at (q_k, v_k), which is the same scheme when F does not depend on q, v. */
+    int (*force_jacobian)(double t, const double *q, const double *v, double *J, void *ctx);
     /* 1 when M does not depend on q: the stepper evaluates and factors it once. The stepper finds
      * M's band itself (zero entries of the evaluated matrix), so a diagonal or banded M costs
      * O(ndof * band) per solve, not O(ndof^2). */
@@ -48,6 +58,10 @@ typedef struct nsdae_lagrangian {
 
     double *q0, *v0;               /* ndof each, zero after _create */
     double *restitution;           /* ncontacts, e_c in [0, 1], zero after _create */
+    double *friction;              /* ncontacts, mu_c >= 0 (0: frictionless), zero after _create */
+    /* T(q): ncontacts x ndof, column-major T[c + j*ncontacts], the tangential directions; rows of
+     * frictionless contacts are not read. Required when some mu_c > 0. */
+    int (*tangent_jacobian)(const double *q, double *T, void *ctx);
     char **q_names, **c_names;     /* ndof and ncontacts names, owned (copied by _set_name) */
 
     /* Defaults a model may carry (experiment annotation): <= 0 and "" mean unset. The scheme is the
@@ -67,7 +81,7 @@ void nsdae_lagrangian_destroy(nsdae_lagrangian *s);
 nsdae_status nsdae_lagrangian_set_name(nsdae_lagrangian *s, char which, int index, const char *name,
                                        nsdae_error *err);
 
-/* Sizes, callbacks present, q0/v0 finite, restitutions in [0, 1]. */
+/* Sizes, callbacks present, q0/v0 finite, restitutions in [0, 1], friction coefficients finite and >= 0. */
 nsdae_status nsdae_lagrangian_validate(const nsdae_lagrangian *s, nsdae_error *err);
 
 #ifdef __cplusplus

@@ -234,7 +234,7 @@ typedef struct nsdae_block {
 
 typedef enum nsdae_eq_kind {
     NSDAE_EQ_EQUAL = 0,             /* lhs = rhs */
-    NSDAE_EQ_COMPL,                 /* 0 <= a _|_ b >= 0 [restitution e] */
+    NSDAE_EQ_COMPL,                 /* 0 <= a _|_ b >= 0 [restitution e] [friction mu tangent s force f] */
     NSDAE_EQ_SIGN                   /* var in [lo, hi] * sign(arg) (lo, hi default -1, 1) */
 } nsdae_eq_kind;
 
@@ -251,6 +251,10 @@ typedef struct nsdae_equation {
 
     const nsdae_expr *a, *b;        /* COMPL: the two sides */
     const nsdae_expr *restitution;  /* COMPL: NULL when absent */
+    /* COMPL, 2-D Coulomb friction (NULL when absent): the coefficient mu (constant), the sliding
+     * coordinate s(q) whose time derivative is the tangential velocity, and the tangential force
+     * (the unknown that enters the equations of motion as grad s(q)^T f). */
+    const nsdae_expr *friction, *tangent, *tforce;
 
     int var;                        /* SIGN: the variable index (order 0) */
     const nsdae_expr *arg;          /* SIGN: the argument of sign */

@@ -1,5 +1,5 @@
 /* nsdae: Moreau-Jean time stepping of the Lagrangian contact form (README, Architecture: `src/stepping/`), as
- * Siconos' MoreauJeanOSI with NewtonImpactNSL. The system itself is described in lagrangian.h. */
+ * Siconos' MoreauJeanOSI with NewtonImpactNSL (NewtonImpactFrictionNSL on contacts with friction). The system itself is described in lagrangian.h. */
 #ifndef NSDAE_MOREAU_H
 #define NSDAE_MOREAU_H
 
@@ -39,7 +39,10 @@ typedef struct nsdae_contact_record {
     const double *P;         /* ncontacts percussions over the step (t_{k-1}, t_k]; 0 when inactive */
     const int *active;       /* ncontacts flags: contact in the step's index set */
     int nactive;
-    double residual;         /* max-norm complementarity residual of the step's LCP (0: no LCP) */
+    double residual;         /* max-norm complementarity residual of the step's LCP (0: no LCP); with
+                                friction, the largest violation of the Newton and Coulomb laws */
+    const double *Pt;        /* ncontacts tangential (friction) percussions over the step; 0 when
+                                inactive or frictionless */
 } nsdae_contact_record;
 
 /* Return non-zero to stop the run early (status NSDAE_OK). */

@@ -2,7 +2,8 @@
  * all as doubles, described once per run by a column list (names and print format).
  *
  *   MLCS steppers:  t, y (ny), lambda (nl), nsol, res
- *   Moreau-Jean:    t, q (ndof), der(q) (ndof), P_c (ncontacts), active_c (ncontacts), res
+ *   Moreau-Jean:    t, q (ndof), der(q) (ndof), P_c (ncontacts), Pt_c (contacts with friction), active_c
+ *                   (ncontacts), res
  *
  * The engines keep their own richer callbacks (stepper.h, lagrangian.h); the functions below turn
  * one of their records into a run record, so a sink (csv_sink.h) serves them all, and the

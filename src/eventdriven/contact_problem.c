@@ -78,7 +78,7 @@ static int contact_row(long k, double t, const double *z, const double *zp, int 
         nactive += cp->closed[c];
         if (kind == 2) P[c] = cp->P[c];
     }
-    nsdae_contact_record rec = {k, t, z, z + cp->nd, P, active, nactive, 0.0};
+    nsdae_contact_record rec = {k, t, z, z + cp->nd, P, active, nactive, 0.0, NULL}; /* no friction here */
     int rc = active && P ? cp->on_row(&rec, cp->ctx) : 1;
     free(active);
     free(P);
@@ -177,6 +177,12 @@ nsdae_status nsdae_events_run_contact(const nsdae_lagrangian *s, const nsdae_eve
     if (!s || !o || !on_row) return nsdae_error_set(err, NSDAE_INVALID_INPUT, "event-driven run: system, options and row callback are required");
     nsdae_status st = nsdae_lagrangian_validate(s, err);
     if (st) return st;
+    /* Coulomb friction is a Moreau-Jean feature (moreau_jean.c): refused rather than dropped */
+    for (int c = 0; c < s->ncontacts; c++)
+        if (s->friction && s->friction[c] > 0.0)
+            return nsdae_error_set(err, NSDAE_UNSUPPORTED, "event-driven run: contact %d has friction (mu = %g); "
+                                   "the event-driven engine is frictionless, use the Moreau-Jean scheme", c,
+                                   s->friction[c]);
     contact_problem cp = {0};
     cp.s = s;
     cp.o = ed_options_resolved(o);

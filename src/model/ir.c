@@ -232,6 +232,8 @@ nsdae_status nsdae_ir_finish(nsdae_model *m, nsdae_error *err)
         raise_order(m, q->a, stamp, tag);
         raise_order(m, q->b, stamp, tag);
         raise_order(m, q->arg, stamp, tag);
+        raise_order(m, q->tangent, stamp, tag);
+        raise_order(m, q->tforce, stamp, tag);
         if (q->kind == NSDAE_EQ_SIGN && m->vars[q->var].max_order < 0) m->vars[q->var].max_order = 0;
     }
     for (int b = 0; b < m->nblocks; b++)

@@ -61,7 +61,44 @@ static int add_equation(parser *P, nsdae_equation *q, const token *first)
 
 static int is_zero_const(const nsdae_expr *e) { return e->kind == NSDAE_EXPR_CONST && e->value == 0.0; }
 
-/* 0 <= a _|_ b >= 0 [restitution E]; `first` is the leading 0 (already parsed as lhs). */
+/* The contextual word `word` (an identifier, not a keyword) or an error saying what follows it. */
+static int expect_word(parser *P, const char *word, const char *after)
+{
+    const token *z = nsdae_ps_peek(P);
+    if (nsdae_ps_tok_is(P, z, word)) {
+        nsdae_ps_advance(P);
+        return 1;
+    }
+    char b[64];
+    nsdae_ps_perr(P, z, "expected '%s' %s (friction MU tangent S force F), found %s", word, after,
+                  nsdae_ps_describe(P, z, b, sizeof b));
+    return 0;
+}
+
+/* friction MU tangent S force F (after the complementarity and its restitution). The three words
+ * are read in this position only, so they stay free as names everywhere else. */
+static int parse_friction(parser *P, nsdae_equation *q)
+{
+    const token *at = nsdae_ps_peek(P);
+    q->friction = nsdae_ps_parse_expr(P);
+    if (!nsdae_ps_require_const(P, q->friction, at, "the friction coefficient") ||
+        !expect_word(P, "tangent", "after the friction coefficient"))
+        return 0;
+    q->tangent = nsdae_ps_parse_expr(P);
+    if (!q->tangent || !expect_word(P, "force", "and the tangential force after the tangent")) return 0;
+    at = nsdae_ps_peek(P);
+    q->tforce = nsdae_ps_parse_expr(P);
+    if (!q->tforce) return 0;
+    if (q->tforce->kind != NSDAE_EXPR_VAR || q->tforce->order != 0) {
+        nsdae_ps_perr(P, at, "the tangential force after 'force' must be an unknown (a variable, not "
+                             "differentiated), the one that enters the equations of motion");
+        return 0;
+    }
+    return 1;
+}
+
+/* 0 <= a _|_ b >= 0 [restitution E] [friction MU tangent S force F]; `first` is the leading 0
+ * (already parsed as lhs). */
 static int parse_compl(parser *P, const nsdae_expr *lhs, const token *first)
 {
     if (!is_zero_const(lhs)) {
@@ -89,6 +126,10 @@ static int parse_compl(parser *P, const nsdae_expr *lhs, const token *first)
         const token *at = nsdae_ps_peek(P);
         q.restitution = nsdae_ps_parse_expr(P);
         if (!nsdae_ps_require_const(P, q.restitution, at, "the restitution coefficient")) return 0;
+    }
+    if (nsdae_ps_tok_is(P, nsdae_ps_peek(P), "friction")) {
+        nsdae_ps_advance(P);
+        if (!parse_friction(P, &q)) return 0;
     }
     return add_equation(P, &q, first);
 }

@@ -44,10 +44,18 @@ nsdae_status nsdae_run_columns_mlcs(const nsdae_mlcs *s, nsdae_run_columns *cols
     return st;
 }
 
+/* Contacts with friction: their tangential percussions get a column each (Pt_<contact>). */
+static int nfrictional(const nsdae_lagrangian *s)
+{
+    int f = 0;
+    for (int c = 0; c < s->ncontacts; c++) f += s->friction[c] > 0.0;
+    return f;
+}
+
 nsdae_status nsdae_run_columns_contact(const nsdae_lagrangian *s, nsdae_run_columns *cols, nsdae_error *err)
 {
     const int n = s->ndof, m = s->ncontacts;
-    nsdae_status st = columns_alloc(cols, 2 * n + 2 * m + 1, err);
+    nsdae_status st = columns_alloc(cols, 2 * n + 2 * m + 1 + nfrictional(s), err);
     int j = 0;
     for (int i = 0; st == NSDAE_OK && i < n; i++)
         st = set_column(cols, j++, "", s->q_names[i], "q", "", NSDAE_COLUMN_REAL, err);
@@ -55,6 +63,9 @@ nsdae_status nsdae_run_columns_contact(const nsdae_lagrangian *s, nsdae_run_colu
         st = set_column(cols, j++, "der(", s->q_names[i], "q", ")", NSDAE_COLUMN_REAL, err);
     for (int c = 0; st == NSDAE_OK && c < m; c++)
         st = set_column(cols, j++, "P_", s->c_names[c], "contact", "", NSDAE_COLUMN_REAL, err);
+    for (int c = 0; st == NSDAE_OK && c < m; c++)
+        if (s->friction[c] > 0.0)
+            st = set_column(cols, j++, "Pt_", s->c_names[c], "contact", "", NSDAE_COLUMN_REAL, err);
     for (int c = 0; st == NSDAE_OK && c < m; c++)
         st = set_column(cols, j++, "active_", s->c_names[c], "contact", "", NSDAE_COLUMN_COUNT, err);
     if (st == NSDAE_OK) st = set_column(cols, j++, "", "res", "", "", NSDAE_COLUMN_RESIDUAL, err);
@@ -87,7 +98,10 @@ nsdae_run_record nsdae_run_record_contact(const nsdae_lagrangian *s, const nsdae
     memcpy(values, rec->q, (size_t)n * sizeof *values);
     memcpy(values + n, rec->v, (size_t)n * sizeof *values);
     memcpy(values + 2 * n, rec->P, (size_t)m * sizeof *values);
-    for (int c = 0; c < m; c++) values[2 * n + m + c] = rec->active[c];
-    values[2 * n + 2 * m] = rec->residual;
+    int j = 2 * n + m;
+    for (int c = 0; c < m; c++)
+        if (s->friction[c] > 0.0) values[j++] = rec->Pt ? rec->Pt[c] : 0.0;
+    for (int c = 0; c < m; c++) values[j++] = rec->active[c];
+    values[j] = rec->residual;
     return (nsdae_run_record){rec->k, rec->t, values};
 }

@@ -21,9 +21,10 @@ nsdae_status nsdae_lagrangian_create(int ndof, int ncontacts, nsdae_lagrangian *
     s->q0 = calloc((size_t)ndof, sizeof *s->q0);
     s->v0 = calloc((size_t)ndof, sizeof *s->v0);
     s->restitution = calloc((size_t)ncontacts + 1, sizeof *s->restitution);
+    s->friction = calloc((size_t)ncontacts + 1, sizeof *s->friction);
     s->q_names = calloc((size_t)ndof, sizeof *s->q_names);
     s->c_names = calloc((size_t)ncontacts + 1, sizeof *s->c_names);
-    if (!s->q0 || !s->v0 || !s->restitution || !s->q_names || !s->c_names) {
+    if (!s->q0 || !s->v0 || !s->restitution || !s->friction || !s->q_names || !s->c_names) {
         nsdae_lagrangian_destroy(s);
         return nsdae_error_set(err, NSDAE_NOMEM, "lagrangian: out of memory");
     }
@@ -38,7 +39,7 @@ void nsdae_lagrangian_destroy(nsdae_lagrangian *s)
     for (int i = 0; s->q_names && i < s->ndof; i++) free(s->q_names[i]);
     for (int i = 0; s->c_names && i < s->ncontacts; i++) free(s->c_names[i]);
     free(s->q_names); free(s->c_names);
-    free(s->q0); free(s->v0); free(s->restitution);
+    free(s->q0); free(s->v0); free(s->restitution); free(s->friction);
     free(s->gap_rowptr); free(s->gap_cols);
     free(s);
 }
@@ -89,5 +90,16 @@ nsdae_status nsdae_lagrangian_validate(const nsdae_lagrangian *s, nsdae_error *e
         if (!(s->restitution[c] >= 0.0 && s->restitution[c] <= 1.0))
             return nsdae_error_set(err, NSDAE_INVALID_INPUT, "lagrangian: restitution %g of contact %s is not in [0, 1]",
                                    s->restitution[c], s->c_names[c] ? s->c_names[c] : "(unnamed)");
+    int frictional = 0;
+    for (int c = 0; c < s->ncontacts; c++) {
+        if (!(s->friction[c] >= 0.0 && isfinite(s->friction[c])))
+            return nsdae_error_set(err, NSDAE_INVALID_INPUT,
+                                   "lagrangian: friction coefficient %g of contact %s is not finite and >= 0",
+                                   s->friction[c], s->c_names[c] ? s->c_names[c] : "(unnamed)");
+        frictional |= s->friction[c] > 0.0;
+    }
+    if (frictional && !s->tangent_jacobian)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT,
+                               "lagrangian: contacts with friction need the tangent_jacobian callback");
     return NSDAE_OK;
 }

@@ -31,6 +31,31 @@ static int check_equation_kinds(lctx *L)
     return !L->st;
 }
 
+/* The variable after 'force' of a frictional contact: like a multiplier, never differentiated and
+ * the force of no other contact. */
+static int tangential_force(lctx *L, lag_contact *c)
+{
+    const nsdae_equation *q = c->eq;
+    const char *name = nsdae_model_var(L->m, q->tforce->index)->name;
+    if (!multiplier_side(L, q->tforce)) {
+        nsdae_lag_fail(L, NSDAE_UNSUPPORTED, q,
+                       "the tangential force '%s' after 'force' must be an unknown that is never differentiated",
+                       name);
+        return 0;
+    }
+    int v = q->tforce->index;
+    if (L->contact_of_var[v] >= 0) {
+        const nsdae_equation *other = L->contacts[L->contact_of_var[v]].eq;
+        nsdae_lag_fail(L, NSDAE_UNSUPPORTED, q, "'%s' is already a multiplier or force of the contact at %d:%d", name,
+                       other->pos.line, other->pos.col);
+        return 0;
+    }
+    c->tvar = v;
+    L->contact_of_var[v] = (int)(c - L->contacts);
+    L->fric[L->nfric++] = (int)(c - L->contacts);
+    return 1;
+}
+
 /* Each complementarity is a contact; its multiplier is b, or a when b is not a variable alone. */
 static int find_multipliers(lctx *L)
 {
@@ -38,7 +63,8 @@ static int find_multipliers(lctx *L)
     for (int k = 0; k < nsdae_model_nequations(L->m); k++)
         if (nsdae_model_equation(L->m, k)->kind == NSDAE_EQ_COMPL) n++;
     L->contacts = calloc((size_t)n + 1, sizeof *L->contacts);
-    if (!L->contacts) {
+    L->fric = calloc((size_t)n + 1, sizeof *L->fric);
+    if (!L->contacts || !L->fric) {
         nsdae_lag_nomem(L);
         return 0;
     }
@@ -62,8 +88,10 @@ static int find_multipliers(lctx *L)
         lag_contact *c = &L->contacts[L->ncontacts];
         c->eq = q;
         c->var = v;
+        c->tvar = -1;
         c->gap = mult == q->b ? q->a : q->b; /* bound in contact_data */
         L->contact_of_var[v] = L->ncontacts++;
+        if (q->friction && !tangential_force(L, c)) break;
     }
     return !L->st;
 }
@@ -146,17 +174,18 @@ nomem:
     return -2;
 }
 
-/* The gap may use the positions and parameters only. */
-static int check_gap(lctx *L, const lag_contact *c)
+/* The gap and the tangent may use the positions and parameters only. */
+static int check_position_function(lctx *L, const lag_contact *c, const nsdae_expr *f, const char *what)
 {
     char buf[200];
-    if (c->gap->flags & NSDAE_EXPR_HAS_TIME) {
-        nsdae_lag_fail(L, NSDAE_UNSUPPORTED, c->eq, "the gap uses 'time': it must be a function of the positions");
+    if (f->flags & NSDAE_EXPR_HAS_TIME) {
+        nsdae_lag_fail(L, NSDAE_UNSUPPORTED, c->eq, "the %s uses 'time': it must be a function of the positions",
+                       what);
         return 0;
     }
     /* the first offending variable (in model order), as the scan of every variable found it */
     const nsdae_expr **leaves = NULL;
-    int nl = gap_leaves(c->gap, &leaves), first = nl == -1 ? 0 : L->nvars;
+    int nl = gap_leaves(f, &leaves), first = nl == -1 ? 0 : L->nvars;
     if (nl == -2) {
         free(leaves);
         nsdae_lag_nomem(L);
@@ -167,13 +196,14 @@ static int check_gap(lctx *L, const lag_contact *c)
             first = leaves[k]->index;
     free(leaves);
     for (int v = first; v < L->nvars; v++) {
-        int o = nsdae_expr_max_order(c->gap, v);
+        int o = nsdae_expr_max_order(f, v);
         if (o < 0 || (o == 0 && L->coord_of_var[v] >= 0)) continue;
-        nsdae_model_print_expr(L->m, c->gap, buf, sizeof buf);
+        nsdae_model_print_expr(L->m, f, buf, sizeof buf);
         nsdae_lag_fail(L, NSDAE_UNSUPPORTED, c->eq,
-                       "the gap '%s' uses %s%s%s: it must be a function of the positions only", buf,
-                       o == 0 ? "the multiplier '" : o == 1 ? "der(" : "der(der(", nsdae_model_var(L->m, v)->name,
-                       o == 0 ? "'" : o == 1 ? ")" : "))");
+                       "the %s '%s' uses %s%s%s: it must be a function of the positions only", what, buf,
+                       o == 0 ? (L->contact_of_var[v] >= 0 ? "the multiplier '" : "the unknown '")
+                       : o == 1 ? "der(" : "der(der(",
+                       nsdae_model_var(L->m, v)->name, o == 0 ? "'" : o == 1 ? ")" : "))");
         return 0;
     }
     return 1;
@@ -203,67 +233,111 @@ static int restitution(lctx *L, lag_contact *c)
     return 1;
 }
 
-/* The gradient of a gap affine in the coordinates it reads (marked non-NULL in c->grad): the
- * coefficients of its affine decomposition, which are its derivatives, at O(size of the gap)
+/* mu_c: a finite constant >= 0 with the current parameters. */
+static int friction(lctx *L, lag_contact *c)
+{
+    const nsdae_expr *mu = nsdae_lag_bind(L, c->eq->friction);
+    if (!mu) return 0;
+    if (mu->kind != NSDAE_EXPR_CONST || !isfinite(mu->value) || mu->value < 0.0) {
+        char buf[200];
+        nsdae_model_print_expr(L->m, c->eq->friction, buf, sizeof buf);
+        nsdae_lag_fail(L, mu->kind == NSDAE_EXPR_CONST ? NSDAE_INVALID_INPUT : NSDAE_UNSUPPORTED, c->eq,
+                       "the friction coefficient '%s' does not evaluate to a finite constant >= 0 with the "
+                       "current parameters", buf);
+        return 0;
+    }
+    c->mu = mu->value;
+    return 1;
+}
+
+/* The gradient of f (a gap or a tangent) affine in the coordinates it reads (marked non-NULL in
+ * grad): the coefficients of its affine decomposition, which are its derivatives, at O(size of f)
  * where nsdae_expr_diff costs O(pool size) per coordinate. Returns 1 when done (every entry set,
- * or a failure recorded), 0 when the gap is not affine (then differentiate). */
-static int affine_gradient(lctx *L, lag_contact *c)
+ * or a failure recorded), 0 when f is not affine (then differentiate). */
+static int affine_gradient(lctx *L, const nsdae_expr *f, const nsdae_expr **grad)
 {
     int nl = 0;
-    for (int j = 0; j < L->ndof; j++) nl += c->grad[j] != NULL;
+    for (int j = 0; j < L->ndof; j++) nl += grad[j] != NULL;
     if (nl == 0 || nl > 64) return 0;
     nsdae_leaf leaves[64];
     const nsdae_expr *coef[64], *rest = NULL, *zero = nsdae_expr_const(L->p, 0.0);
     int cols[64], k = 0;
     for (int j = 0; j < L->ndof; j++)
-        if (c->grad[j]) {
+        if (grad[j]) {
             cols[k] = j;
             leaves[k++] = (nsdae_leaf){L->coord[j], 0};
         }
     nsdae_error e2;
-    nsdae_status st = nsdae_expr_affine(L->p, c->gap, leaves, nl, NULL, 0, NULL, 0, coef, &rest, &e2);
+    nsdae_status st = nsdae_expr_affine(L->p, f, leaves, nl, NULL, 0, NULL, 0, coef, &rest, &e2);
     if (st == NSDAE_UNSUPPORTED) return 0;
     if (st != NSDAE_OK || !zero) {
         nsdae_lag_nomem(L);
         return 1;
     }
-    for (int j = 0; j < L->ndof; j++) c->grad[j] = zero;
-    for (int i = 0; i < nl; i++) c->grad[cols[i]] = coef[i];
+    for (int j = 0; j < L->ndof; j++) grad[j] = zero;
+    for (int i = 0; i < nl; i++) grad[cols[i]] = coef[i];
     return 1;
+}
+
+/* d f / d q_j for every coordinate, in a new array; f is a function of the positions (checked).
+ * Differentiated only along the coordinates f reads: every other entry is the constant 0 by
+ * construction (see gap_leaves for why this matters). */
+static const nsdae_expr **gradient(lctx *L, const nsdae_expr *f)
+{
+    const nsdae_expr **grad = calloc((size_t)L->ndof, sizeof *grad);
+    const nsdae_expr *zero = nsdae_expr_const(L->p, 0.0), **leaves = NULL;
+    int nl = grad ? gap_leaves(f, &leaves) : -2;
+    if (!zero || nl == -2) {
+        free(leaves);
+        free(grad);
+        nsdae_lag_nomem(L);
+        return NULL;
+    }
+    for (int k = 0; k < nl; k++) grad[L->coord_of_var[leaves[k]->index]] = f; /* marks: read */
+    for (int j = 0; nl == -1 && j < L->ndof; j++) grad[j] = f;
+    free(leaves);
+    if (affine_gradient(L, f, grad)) {
+        if (!L->st) return grad;
+        free(grad);
+        return NULL;
+    }
+    for (int j = 0; j < L->ndof; j++) {
+        nsdae_error e2;
+        if (!grad[j]) {
+            grad[j] = zero;
+        } else if (nsdae_expr_diff(L->p, f, L->coord[j], 0, &grad[j], &e2) != NSDAE_OK) {
+            nsdae_lag_nomem(L);
+            free(grad);
+            return NULL;
+        }
+    }
+    return grad;
 }
 
 static int contact_data(lctx *L, lag_contact *c)
 {
     c->gap = nsdae_lag_bind(L, c->gap);
-    if (!c->gap || !check_gap(L, c) || !restitution(L, c)) return 0;
-    c->grad = calloc((size_t)L->ndof, sizeof *c->grad);
-    if (!c->grad) {
-        nsdae_lag_nomem(L);
-        return 0;
-    }
-    /* Differentiate only along the coordinates the gap reads: every other entry of the gradient is
-     * 0 by construction (see gap_leaves for why this matters). */
-    const nsdae_expr *zero = nsdae_expr_const(L->p, 0.0), **leaves = NULL;
-    int nl = gap_leaves(c->gap, &leaves);
-    if (!zero || nl == -2) {
-        free(leaves);
-        nsdae_lag_nomem(L);
-        return 0;
-    }
-    for (int k = 0; k < nl; k++) c->grad[L->coord_of_var[leaves[k]->index]] = c->gap; /* marks: read */
-    for (int j = 0; nl == -1 && j < L->ndof; j++) c->grad[j] = c->gap;
-    free(leaves);
-    if (affine_gradient(L, c)) return !L->st;
-    for (int j = 0; j < L->ndof; j++) {
-        nsdae_error e2;
-        if (!c->grad[j]) {
-            c->grad[j] = zero;
-        } else if (nsdae_expr_diff(L->p, c->gap, L->coord[j], 0, &c->grad[j], &e2) != NSDAE_OK) {
-            nsdae_lag_nomem(L);
-            return 0;
-        }
-    }
-    return 1;
+    if (!c->gap || !check_position_function(L, c, c->gap, "gap") || !restitution(L, c)) return 0;
+    if (!(c->grad = gradient(L, c->gap))) return 0;
+    if (c->tvar < 0) return 1;
+    c->tangent = nsdae_lag_bind(L, c->eq->tangent);
+    if (!c->tangent || !friction(L, c) || !check_position_function(L, c, c->tangent, "tangent")) return 0;
+    return (c->tgrad = gradient(L, c->tangent)) != NULL;
+}
+
+int nsdae_lag_mult_var(const lctx *L, int k)
+{
+    return k < L->ncontacts ? L->contacts[k].var : L->contacts[L->fric[k - L->ncontacts]].tvar;
+}
+
+const nsdae_expr *const *nsdae_lag_mult_grad(const lctx *L, int k)
+{
+    return k < L->ncontacts ? L->contacts[k].grad : L->contacts[L->fric[k - L->ncontacts]].tgrad;
+}
+
+const nsdae_expr *nsdae_lag_mult_function(const lctx *L, int k)
+{
+    return k < L->ncontacts ? L->contacts[k].gap : L->contacts[L->fric[k - L->ncontacts]].tangent;
 }
 
 int nsdae_lag_classify(lctx *L)

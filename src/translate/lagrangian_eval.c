@@ -4,6 +4,8 @@
  * is what lets the system outlive the model (translate_lagrangian.h). */
 #include "translate/lagrangian_internal.h"
 
+#include "model/expr_internal.h"
+
 #include <nsdae/tape.h>
 
 #include <math.h>
@@ -16,12 +18,14 @@ typedef struct lag_eval {
     int *mass_at;              /* ... at these positions of M (ndof x ndof, column-major) */
     int mass_nnz;
     double *mv;                /* their values */
-    nsdae_tape *force;         /* x = (q, v), time: F */
+    nsdae_tape *force;         /* x = (q, v), time: F, and [dF/dq | dF/dv] when F depends on q or v */
     nsdae_tape *gap;           /* x = q: g */
     nsdae_tape *grad;          /* x = q: the structurally nonzero entries of G = dg/dq, in the
                                   compressed rows of the system's gap_rowptr / gap_cols */
     const int *rowptr, *cols;  /* the system's pattern (it owns them) */
     double *gv;                /* nnz values, for the dense callback */
+    nsdae_tape *tangent;       /* x = q: s (0 for frictionless contacts), and its Jacobian T; NULL
+                                  without friction */
     double *qv;                /* 2 ndof: q then v */
 } lag_eval;
 
@@ -32,6 +36,7 @@ static void lag_eval_free(void *p)
     nsdae_tape_destroy(c->mass);
     nsdae_tape_destroy(c->force);
     nsdae_tape_destroy(c->gap);
+    nsdae_tape_destroy(c->tangent);
     nsdae_tape_destroy(c->grad);
     free(c->mass_at);
     free(c->mv);
@@ -94,6 +99,14 @@ static int cb_forces(double t, const double *q, const double *v, double *F, void
     return eval(c->force, c->qv, t, F, NULL, c->ndof);
 }
 
+static int cb_force_jacobian(double t, const double *q, const double *v, double *J, void *p)
+{
+    lag_eval *c = p;
+    memcpy(c->qv, q, (size_t)c->ndof * sizeof *q);
+    memcpy(c->qv + c->ndof, v, (size_t)c->ndof * sizeof *v);
+    return eval(c->force, c->qv, t, NULL, J, 2 * c->ndof * c->ndof);
+}
+
 static int cb_gaps(const double *q, double *g, void *p)
 {
     lag_eval *c = p;
@@ -151,6 +164,12 @@ static int gradient_pattern(lctx *L, nsdae_lagrangian *s, const nsdae_expr ***gr
     return (int)nnz;
 }
 
+static int cb_tangent_jacobian(const double *q, double *T, void *p)
+{
+    lag_eval *c = p;
+    return eval(c->tangent, q, 0.0, NULL, T, c->ncontacts * c->ndof);
+}
+
 /* ---- compilation ------------------------------------------------------------------------ */
 
 /* One tape; a leaf other than the inputs (a parameter left unbound, another variable) is an
@@ -191,15 +210,27 @@ int nsdae_lag_install(lctx *L, nsdae_lagrangian *s)
     c->rowptr = s->gap_rowptr;
     c->cols = s->gap_cols;
     if (!(mass = mass_entries(L, c))) goto nomem;
-    if (!compile(L, mass, c->mass_nnz, in, n, 0, &c->mass) || !compile(L, L->force, n, in, 2 * n, 0, &c->force) ||
+    /* a force that reads the state is taken implicitly (lagrangian.h, force_jacobian) */
+    int state_forces = 0;
+    for (int k = 0; k < n; k++) state_forces |= (L->force[k]->flags & NSDAE_EXPR_HAS_VAR) != 0;
+    if (!compile(L, mass, c->mass_nnz, in, n, 0, &c->mass) ||
+        !compile(L, L->force, n, in, 2 * n, state_forces ? 2 * n : 0, &c->force) ||
         !compile(L, gap, nc, in, n, 0, &c->gap) || !compile(L, grad, nnz, in, n, 0, &c->grad))
         goto fail;
+    if (L->nfric > 0) {
+        for (int k = 0; k < nc; k++) gap[k] = L->contacts[k].tvar >= 0 ? L->contacts[k].tangent : X_C(L->p, 0.0);
+        for (int k = 0; k < nc; k++)
+            if (!gap[k]) goto nomem;
+        if (!compile(L, gap, nc, in, n, n, &c->tangent)) goto fail;
+        s->tangent_jacobian = cb_tangent_jacobian;
+    }
     /* constant M: no leaf left in any entry (the stepper then factors it once) */
     s->mass_constant = 1;
     for (int k = 0; k < n * n; k++)
         if (L->mass[k]->flags & NSDAE_EXPR_HAS_VAR) s->mass_constant = 0;
     s->mass = cb_mass;
     s->forces = cb_forces;
+    s->force_jacobian = state_forces ? cb_force_jacobian : NULL;
     s->gaps = cb_gaps;
     s->gap_jacobian = cb_jacobian;
     s->gap_jacobian_values = cb_jacobian_values;

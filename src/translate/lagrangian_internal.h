@@ -4,13 +4,17 @@
 
 #include <nsdae/translate_lagrangian.h>
 
-/* One unilateral contact: 0 <= gap _|_ lambda >= 0 restitution e. */
+/* One unilateral contact: 0 <= gap _|_ lambda >= 0 restitution e [friction mu tangent s force f]. */
 typedef struct lag_contact {
     const nsdae_equation *eq;
     int var;                       /* model variable of the multiplier */
     const nsdae_expr *gap;         /* parameters bound, in the model's pool */
     const nsdae_expr **grad;       /* ndof: d gap / d q_j */
     double e;
+    double mu;                     /* 0: frictionless; then the three below are unused */
+    int tvar;                      /* model variable of the tangential force, or -1 */
+    const nsdae_expr *tangent;     /* s(q), parameters bound */
+    const nsdae_expr **tgrad;      /* ndof: d s / d q_j */
 } lag_contact;
 
 /* The translation in progress. Symbolic work happens in the model's pool (as for the MLCS);
@@ -29,6 +33,10 @@ typedef struct lctx {
 
     lag_contact *contacts;
     int ncontacts;
+    /* Multiplier columns of the equations of motion: the ncontacts normal multipliers, then the
+     * tangential forces of the nfric contacts with friction (fric[k]: their contact index). */
+    int nfric;
+    int *fric;
 
     const nsdae_equation **motion; /* ndof: equation of motion of coordinate j (after matching) */
     const nsdae_expr **mass;       /* ndof x ndof, column-major: M[i + j*ndof] */
@@ -56,7 +64,13 @@ void nsdae_lag_nomem(lctx *L);
 /* e with the parameters replaced by their current values, folded; NULL after a failure. */
 const nsdae_expr *nsdae_lag_bind(lctx *L, const nsdae_expr *e);
 
-/* Coordinates, multipliers and contacts (gaps, gradients, restitutions); lagrangian_classify.c. */
+/* Multiplier column k (0 .. ncontacts + nfric - 1): its model variable, its gradient (ndof), and
+ * the position function it is the gradient of (gap or tangent); lagrangian_classify.c. */
+int nsdae_lag_mult_var(const lctx *L, int k);
+const nsdae_expr *const *nsdae_lag_mult_grad(const lctx *L, int k);
+const nsdae_expr *nsdae_lag_mult_function(const lctx *L, int k);
+
+/* Coordinates, multipliers and contacts (gaps, gradients, restitutions, friction); lagrangian_classify.c. */
 int nsdae_lag_classify(lctx *L);
 
 /* Equations of motion: matching to coordinates, M, F, and the check that the multiplier terms

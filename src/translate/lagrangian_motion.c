@@ -13,7 +13,7 @@
 #include <string.h>
 
 /* The coefficients of one equation: coef gets those of the ndof accelerations, then those of the
- * ncontacts multipliers. */
+ * multiplier columns (the ncontacts normal multipliers, then the nfric tangential forces). */
 /* The leaves of `leaves` that r reads (VAR nodes of r, walked as a tree up to a budget): their
  * positions into pick, their count returned; -1 when the budget runs out (then all of them). An
  * equation of motion reads a few of the ndof + ncontacts leaves, and the affine decomposition
@@ -32,7 +32,13 @@ static int read_leaves(lctx *L, const nsdae_expr *r, int *pick, int *slot_of)
         if (n->kind == NSDAE_EXPR_VAR) {
             int v = n->index, k = -1;
             if (n->order == 2 && L->coord_of_var[v] >= 0) k = L->coord_of_var[v];
-            else if (n->order == 0 && L->contact_of_var[v] >= 0) k = L->ndof + L->contact_of_var[v];
+            else if (n->order == 0 && L->contact_of_var[v] >= 0) {
+                /* the contact's normal multiplier, or its tangential force (column after the normal ones) */
+                const int c = L->contact_of_var[v];
+                if (L->contacts[c].var == v) k = L->ndof + c;
+                for (int f = 0; k < 0 && f < L->nfric; f++)
+                    if (L->fric[f] == c) k = L->ndof + L->ncontacts + f;
+            }
             if (k >= 0 && slot_of[k] < 0) {
                 slot_of[k] = count;
                 pick[count++] = k;
@@ -48,7 +54,7 @@ static int read_leaves(lctx *L, const nsdae_expr *r, int *pick, int *slot_of)
 static nsdae_status affine_over_read(lctx *L, const nsdae_expr *r, const nsdae_leaf *leaves,
                                      const nsdae_expr **coef, const nsdae_expr **rest, nsdae_error *e2)
 {
-    const int nall = L->ndof + L->ncontacts;
+    const int nall = L->ndof + L->ncontacts + L->nfric;
     int *pick = malloc((size_t)nall * sizeof *pick), *slot_of = malloc((size_t)nall * sizeof *slot_of);
     nsdae_leaf *sub = malloc((size_t)nall * sizeof *sub);
     const nsdae_expr **sc = malloc((size_t)nall * sizeof *sc), *zero = nsdae_expr_const(L->p, 0.0);
@@ -160,16 +166,17 @@ static int check_mass(lctx *L)
 
 static int is_zero(const nsdae_expr *e) { return e->kind == NSDAE_EXPR_CONST && e->value == 0.0; }
 
-/* Row i of -C must be row i of G^T: + (d g_c / d q_i) lambda_c in the equation of q_i. */
-static int check_contact_forces(lctx *L, const nsdae_expr **C)
+/* Row i of -C must be row i of G^T (and of T^T for the tangential forces): + (d g_c / d q_i) lambda_c
+ * in the equation of q_i. nm multiplier columns. */
+static int check_contact_forces(lctx *L, const nsdae_expr **C, int nm)
 {
     char cb[160], gb[160], gap[160];
     for (int i = 0; i < L->ndof; i++)
-        for (int c = 0; c < L->ncontacts; c++) {
-            const lag_contact *k = &L->contacts[c];
-            const nsdae_expr *ci = C[(size_t)i * L->ncontacts + c];
-            if (is_zero(ci) && is_zero(k->grad[i])) continue; /* most pairs: no force, no gradient */
-            const nsdae_expr *coef = X_NEG(L->p, ci), *grad = k->grad[i];
+        for (int c = 0; c < nm; c++) {
+            const lag_contact *k = &L->contacts[c < L->ncontacts ? c : L->fric[c - L->ncontacts]];
+            const nsdae_expr *ci = C[(size_t)i * nm + c], *grad = nsdae_lag_mult_grad(L, c)[i];
+            if (is_zero(ci) && is_zero(grad)) continue; /* most pairs: no force, no gradient */
+            const nsdae_expr *coef = X_NEG(L->p, ci);
             if (!coef) {
                 nsdae_lag_nomem(L);
                 return 0;
@@ -178,15 +185,19 @@ static int check_contact_forces(lctx *L, const nsdae_expr **C)
             int same = coef == grad ? 1 : nsdae_lag_same_values(L, coef, grad, &va, &vb);
             if (L->st) return 0;
             if (same == 1) continue;
-            const char *x = nsdae_model_var(L->m, L->coord[i])->name, *l = nsdae_model_var(L->m, k->var)->name;
+            const int tangential = c >= L->ncontacts;
+            const char *x = nsdae_model_var(L->m, L->coord[i])->name;
+            const char *l = nsdae_model_var(L->m, nsdae_lag_mult_var(L, c))->name;
             nsdae_model_print_expr(L->m, coef, cb, sizeof cb);
             nsdae_model_print_expr(L->m, grad, gb, sizeof gb);
-            nsdae_model_print_expr(L->m, k->gap, gap, sizeof gap);
+            nsdae_model_print_expr(L->m, nsdae_lag_mult_function(L, c), gap, sizeof gap);
             nsdae_lag_fail(L, NSDAE_UNSUPPORTED, L->motion[i],
-                           "the multiplier '%s' enters the equation of motion of '%s' as (%s)*%s on the right-hand "
-                           "side; the Moreau-Jean form M q'' = F + grad g(q)^T lambda needs d(gap)/d(%s)*%s = (%s)*%s, "
-                           "the gap '%s' being that of the contact at %d:%d%s", l, x, cb, l, x, l, gb, l, gap,
-                           k->eq->pos.line, k->eq->pos.col,
+                           "the %s '%s' enters the equation of motion of '%s' as (%s)*%s on the right-hand "
+                           "side; the Moreau-Jean form M q'' = F + grad g(q)^T lambda%s needs d(%s)/d(%s)*%s = "
+                           "(%s)*%s, the %s '%s' being that of the contact at %d:%d%s",
+                           tangential ? "tangential force" : "multiplier", l, x, cb, l,
+                           tangential ? " + grad s(q)^T f" : "", tangential ? "tangent" : "gap", x, l, gb, l,
+                           tangential ? "tangent" : "gap", gap, k->eq->pos.line, k->eq->pos.col,
                            same == 0 && va == -vb ? " (the contact force has the opposite sign)"
                            : same < 0 ? " (they could not be compared: not finite at the test points)" : "");
             return 0;
@@ -196,7 +207,7 @@ static int check_contact_forces(lctx *L, const nsdae_expr **C)
 
 int nsdae_lag_motion(lctx *L)
 {
-    const int n = L->ndof, nc = L->ncontacts;
+    const int n = L->ndof, nc = L->ncontacts + L->nfric; /* multiplier columns */
     int neq = 0;
     for (int k = 0; k < nsdae_model_nequations(L->m); k++)
         if (nsdae_model_equation(L->m, k)->kind == NSDAE_EQ_EQUAL) neq++;
@@ -216,7 +227,7 @@ int nsdae_lag_motion(lctx *L)
         goto done;
     }
     for (int j = 0; j < n; j++) leaves[j] = (nsdae_leaf){L->coord[j], 2};
-    for (int c = 0; c < nc; c++) leaves[n + c] = (nsdae_leaf){L->contacts[c].var, 0};
+    for (int c = 0; c < nc; c++) leaves[n + c] = (nsdae_leaf){nsdae_lag_mult_var(L, c), 0};
     for (int k = 0, row = 0; k < nsdae_model_nequations(L->m) && !L->st; k++) {
         const nsdae_equation *q = nsdae_model_equation(L->m, k);
         if (q->kind != NSDAE_EQ_EQUAL) continue;
@@ -235,7 +246,7 @@ int nsdae_lag_motion(lctx *L)
         L->force[i] = X_NEG(L->p, rest[row]);
         if (!L->force[i]) nsdae_lag_nomem(L);
     }
-    if (!L->st) check_contact_forces(L, Ci);
+    if (!L->st) check_contact_forces(L, Ci, nc);
 done:
     free(eqs); free(leaves); free(coef); free(A); free(C); free(rest); free(Ci);
     return !L->st;

@@ -16,6 +16,11 @@ static int before(nsdae_srcpos a, nsdae_srcpos b) { return a.line < b.line || (a
 /* 0 <= a _|_ b >= 0 */
 static void add_compl(tctx *T, const nsdae_equation *q, row_list *out)
 {
+    if (q->friction) {
+        nsdae_tr_fail(T, q, "Coulomb friction on a contact needs the Moreau-Jean scheme (Lagrangian contact "
+                            "form), not an MLCS");
+        return;
+    }
     if (q->restitution) {
         nsdae_tr_fail(T, q, "an impact law (restitution) on a unilateral constraint needs the Moreau-Jean "
                             "scheme (Lagrangian contact form), not an MLCS");

@@ -11,15 +11,18 @@ int nsdae_translate_has_impact_law(const nsdae_model *m)
 {
     for (int k = 0; m && k < nsdae_model_nequations(m); k++) {
         const nsdae_equation *q = nsdae_model_equation(m, k);
-        if (q->kind == NSDAE_EQ_COMPL && q->restitution) return 1;
+        if (q->kind == NSDAE_EQ_COMPL && (q->restitution || q->friction)) return 1;
     }
     return 0;
 }
 
 static void lctx_free(lctx *L)
 {
-    for (int c = 0; L->contacts && c < L->ncontacts; c++) free(L->contacts[c].grad);
-    free(L->contacts);
+    for (int c = 0; L->contacts && c < L->ncontacts; c++) {
+        free(L->contacts[c].grad);
+        free(L->contacts[c].tgrad);
+    }
+    free(L->contacts); free(L->fric);
     free(L->coord); free(L->coord_of_var); free(L->contact_of_var);
     free(L->motion); free(L->mass); free(L->force); free(L->points);
 }
@@ -42,6 +45,7 @@ static nsdae_lagrangian *assemble(lctx *L)
     }
     for (int c = 0; c < L->ncontacts && ok; c++) {
         s->restitution[c] = L->contacts[c].e;
+        s->friction[c] = L->contacts[c].mu;
         ok = nsdae_lagrangian_set_name(s, 'c', c, nsdae_model_var(L->m, L->contacts[c].var)->name, &e2) == NSDAE_OK;
     }
     if (!ok) nsdae_lag_nomem(L);
