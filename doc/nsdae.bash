@@ -20,16 +20,17 @@ _nsdae()
         --example) COMPREPLY=($(compgen -W "$examples" -- "$cur")); return ;;
         --scheme) COMPREPLY=($(compgen -W "minnorm euler theta moreau" -- "$cur")); return ;;
         --format) COMPREPLY=($(compgen -W "csv hdf5" -- "$cur")); return ;;
+        --engine) COMPREPLY=($(compgen -W "mlcs-stepper events" -- "$cur")); return ;;
         --reference) COMPREPLY=($(compgen -W "exact finest" -- "$cur")); return ;;
-        --plot | --out | --csv | --sidecar) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --plot | --out | --csv | --sidecar | --events) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --stop | --step | --steps | --theta | --gamma | --param | --every | --vars | --phase | --title | \
-            --cols | --tol | --rtol | --mode | --at | --from | --to) return ;;
+            --cols | --tol | --rtol | --atol | --mode | --at | --from | --to) return ;;
     esac
 
     local run="--example --stop --scheme --theta --gamma --param --select-all"
     local opts
     case "$cmd" in
-        simulate) opts="$run --step --steps --no-count --out --format --sidecar --no-sidecar --every --plot --vars --phase --help" ;;
+        simulate) opts="$run --step --steps --no-count --out --format --sidecar --no-sidecar --every --plot --vars --phase --engine --rtol --atol --events --help" ;;
         converge) opts="$run --steps --reference --plot --csv --help" ;;
         check) opts="--example --param --json --verbose --help" ;;
         analyze) opts="--example --param --mode --json --strict --help" ;;

@@ -9,13 +9,23 @@
 static const char help[] =
     "usage: nsdae simulate (MODEL | --example NAME) [options]\n"
     "\n"
-    "Integrates the system with a fixed-step event-capturing scheme and writes one CSV row per\n"
-    "step: t, every unknown, every multiplier, nsol (solutions of that step's MLCP; inf for a\n"
+    "Integrates the system with a fixed-step event-capturing scheme (or, with --engine events, the\n"
+    "event-driven engine) and writes one CSV row per step: t, every unknown, every multiplier, nsol (solutions of that step's MLCP; inf for a\n"
     "continuum) and res (the step's MLCP residual). A summary line goes to stderr.\n"
     "With --scheme moreau (contact models): t, positions, velocities der(q), the percussion P_c\n"
     "of each contact over the step, its activity flag active_c, and res.\n"
     "\n"
     "options:\n" RUN_OPTIONS_HELP
+    "  --engine E           mlcs-stepper (default): the event-capturing schemes above (--scheme);\n"
+    "                       events: the event-driven engine (SUNDIALS IDA per mode, events located\n"
+    "                       as roots, the new mode chosen from the state, restarts at impacts and\n"
+    "                       impulsive changes): rows on the grid plus, at every event, a row at\n"
+    "                       the left limit and one at the restart (same t); MLCS rows have nsol 1\n"
+    "                       and res the mode's DAE residual, contact rows the event's impulse P_c.\n"
+    "                       The summary line counts events, modes visited and accumulation points\n"
+    "  --rtol R, --atol A   IDA's tolerances with --engine events (default 1e-10, 1e-12)\n"
+    "  --events FILE        with --engine events: the event log, CSV t,kind,from,to, pre(NAME)\n"
+    "                       and NAME for every state (left limit, restart), then the impulses\n"
     "  --out FILE           write the rows to FILE (default: standard output), and the run's facts\n"
     "                       (version, commit, model and its sha256, parameters, scheme, grid,\n"
     "                       tolerances, library versions, wall time, counts) to FILE.json when\n"
@@ -36,7 +46,20 @@ static const char help[] =
     "(rows so far are kept); 2 bad command line; 128 + the signal after SIGINT or SIGTERM (the\n"
     "CSV ends with the last whole row, and the message says which).\n";
 
-enum { OPT_OUT = RUN_OPT_END, OPT_EVERY, OPT_FORMAT, OPT_SIDECAR, OPT_NO_SIDECAR, OPT_PLOT, OPT_VARS, OPT_PHASE };
+enum {
+    OPT_OUT = RUN_OPT_END,
+    OPT_EVERY,
+    OPT_FORMAT,
+    OPT_SIDECAR,
+    OPT_NO_SIDECAR,
+    OPT_PLOT,
+    OPT_VARS,
+    OPT_PHASE,
+    OPT_ENGINE,
+    OPT_RTOL,
+    OPT_ATOL,
+    OPT_EVENTS
+};
 
 static const struct option long_options[] = {
     RUN_LONG_OPTIONS,
@@ -49,6 +72,10 @@ static const struct option long_options[] = {
     {"plot", required_argument, NULL, OPT_PLOT},
     {"vars", required_argument, NULL, OPT_VARS},
     {"phase", required_argument, NULL, OPT_PHASE},
+    {"engine", required_argument, NULL, OPT_ENGINE},
+    {"rtol", required_argument, NULL, OPT_RTOL},
+    {"atol", required_argument, NULL, OPT_ATOL},
+    {"events", required_argument, NULL, OPT_EVENTS},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -74,6 +101,42 @@ static int apply_output_option(simulate_output *so, int code, const char *value)
         return 0;
     default: return 1;
     }
+}
+
+/* --engine, --rtol, --atol, --events: 0 done, 1 not one of them, or CLI_USAGE after printing. */
+static int apply_engine_option(run_options *ro, int code, const char *value)
+{
+    if (code == OPT_EVENTS) {
+        ro->events_path = value;
+        return 0;
+    }
+    if (code == OPT_ENGINE) {
+        if (strcmp(value, "events") == 0) ro->engine_events = 1;
+        else if (strcmp(value, "mlcs-stepper") == 0) ro->engine_events = 0;
+        else return cli_bad_value("simulate", "--engine", value, "expected mlcs-stepper or events");
+        return 0;
+    }
+    if (code != OPT_RTOL && code != OPT_ATOL) return 1;
+    double *tol = code == OPT_RTOL ? &ro->rtol : &ro->atol;
+    const char *flag = code == OPT_RTOL ? "--rtol" : "--atol";
+    if (!cli_parse_double(value, tol)) return cli_bad_value("simulate", flag, value, "not a finite number");
+    return *tol > 0 ? 0 : cli_bad_value("simulate", flag, value, "the tolerance must be > 0");
+}
+
+/* The event-driven options go with --engine events only, --every with the time steppers only (the
+ * event rows are not on the grid's step count). */
+static int check_engine(const run_options *ro, const simulate_output *so)
+{
+    if (!ro->engine_events && (ro->rtol > 0 || ro->atol > 0 || ro->events_path)) {
+        fputs("nsdae simulate: --rtol, --atol and --events need --engine events\n", stderr);
+        return CLI_USAGE;
+    }
+    if (ro->engine_events && so->every != 1) {
+        fputs("nsdae simulate: --every thins the time steppers' rows; --engine events writes the grid (choose it "
+              "with --step or --steps) and the event rows\n", stderr);
+        return CLI_USAGE;
+    }
+    return 0;
 }
 
 /* Combinations that cannot work, before the model is loaded. */
@@ -108,9 +171,11 @@ int nsdae_cmd_simulate(int argc, char **argv)
             fputs(help, stdout);
             run_options_free(&ro);
             return 0;
-        } else if ((rc = apply_output_option(&so, code, value)) == 1) rc = run_options_apply(&ro, "simulate", code, value);
+        } else if ((rc = apply_output_option(&so, code, value)) == 1 && (rc = apply_engine_option(&ro, code, value)) == 1)
+            rc = run_options_apply(&ro, "simulate", code, value);
     }
     if (!rc) rc = check_output(&so);
+    if (!rc) rc = check_engine(&ro, &so);
     if (!rc) rc = run_options_operands(&ro, "simulate", argc, argv, first);
     if (!rc) rc = run_load(&ro, "simulate");
     if (!rc) rc = simulate_run(&ro, &so);

@@ -20,6 +20,9 @@ typedef struct run_options {
     double gamma;                  /* 0 when not given */
     int select_algebraic;
     int count_solutions;
+    int engine_events;             /* --engine events: the event-driven engine (simulate only) */
+    double rtol, atol;             /* --rtol, --atol: its IDA tolerances (0: the library's defaults) */
+    const char *events_path;       /* --events FILE: its event log */
 } run_options;
 
 /* Option codes of the shared options (getopt_long's val). */

@@ -4,6 +4,7 @@
  * SIGINT/SIGTERM (stop_signal.h). After the run: the facts (run_meta.h) to the sidecar and the
  * HDF5 attributes, then the plot. */
 #include "cli/simulate_run.h"
+#include "cli/simulate_output.h"
 #include "cli/hdf5_sink.h"
 #include "cli/plot.h"
 #include "cli/progress.h"
@@ -24,24 +25,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-typedef struct output {
-    const simulate_output *opt;
-    FILE *out;
-    const char *name;
-    nsdae_run_columns cols;
-    double *values;           /* one record's columns */
-    nsdae_csv_sink *sink;
-    hdf5_sink *h5;
-    table plotted;            /* t and the plotted columns, when --plot */
-    int plot_cols[PLOT_MAX_VARS], nplot;
-    nsdae_csv_thinning thin;
-    progress prog;
-    int write_failed;
-    char write_why[1200];
-    run_meta *meta;
-    const nsdae_mlcs *mlcs;   /* the system whose records are turned into run records */
-    const nsdae_lagrangian *contact;
-} output;
 
 static void write_failure(output *o, const char *why)
 {
@@ -72,14 +55,14 @@ static int emit(output *o, const nsdae_run_record *rec)
     return stop_signal_caught() != 0;
 }
 
-static int on_mlcs_step(const nsdae_step_record *rec, void *p)
+int output_mlcs_row(const nsdae_step_record *rec, void *p)
 {
     output *o = p;
     nsdae_run_record r = nsdae_run_record_mlcs(o->mlcs, rec, o->values);
     return emit(o, &r);
 }
 
-static int on_contact_step(const nsdae_contact_record *rec, void *p)
+int output_contact_row(const nsdae_contact_record *rec, void *p)
 {
     output *o = p;
     nsdae_run_record r = nsdae_run_record_contact(o->contact, rec, o->values);
@@ -115,7 +98,7 @@ static int plot_setup(output *o)
 
 /* Opens the stream and the sink (header written), the plot table and the progress line. Returns 0
  * or the exit status. */
-static int output_open(output *o, const nsdae_time_grid *grid)
+int output_open(output *o, const nsdae_time_grid *grid)
 {
     nsdae_error err = {0};
     const char *path = o->opt->path;
@@ -154,7 +137,7 @@ static int output_open(output *o, const nsdae_time_grid *grid)
 /* Flushes and closes the output (HDF5: with the facts as attributes); says why the run stopped
  * early, if it did. Returns 0 when the output is complete and nothing stopped it, else the exit
  * status. */
-static int output_close(output *o)
+int output_close(output *o)
 {
     int rc = 0;
     nsdae_error err = {0};
@@ -186,7 +169,7 @@ static int output_close(output *o)
 }
 
 /* The sidecar (unless none is wanted) and the plot of a run whose output is complete. Returns 0 or 1. */
-static int after_run(output *o, const char *label)
+int output_after_run(output *o, const char *label)
 {
     int rc = 0;
     char path[4200], why[1200];
@@ -219,7 +202,7 @@ static void output_free(output *o)
     free(o->meta);
 }
 
-static int grid_of(const char *cmd, double t0, double stop, long nsteps, double step, nsdae_time_grid *g)
+int grid_of(const char *cmd, double t0, double stop, long nsteps, double step, nsdae_time_grid *g)
 {
     nsdae_error err = {0};
     if (nsdae_time_grid_make(t0, stop, nsteps, step, g, &err) == NSDAE_OK) return 0;
@@ -228,7 +211,7 @@ static int grid_of(const char *cmd, double t0, double stop, long nsteps, double 
 }
 
 /* The facts of the grid and the scheme, known before the run. */
-static void meta_run(run_meta *m, const char *scheme, double theta, double gamma, const nsdae_time_grid *g,
+void meta_run(run_meta *m, const char *scheme, double theta, double gamma, const nsdae_time_grid *g,
                      const simulate_output *so)
 {
     meta_text(m, "run.scheme", scheme);
@@ -244,7 +227,7 @@ static void meta_run(run_meta *m, const char *scheme, double theta, double gamma
 }
 
 /* The library's named tolerances (tolerances.h) the run was made with. */
-static void meta_tolerances(run_meta *m)
+void meta_tolerances(run_meta *m)
 {
     meta_number(m, "tolerances.residual", NSDAE_TOL_RESIDUAL);
     meta_number(m, "tolerances.sign", NSDAE_TOL_SIGN);
@@ -304,7 +287,7 @@ static int simulate_mlcs(run_options *ro, output *o)
     meta_number(o->meta, "run.count_solutions", so.count_solutions);
     meta_tolerances(o->meta);
     nsdae_stepper_summary sum = {0};
-    nsdae_status st = nsdae_stepper_run(s, &so, on_mlcs_step, o, NULL, &sum, &err);
+    nsdae_status st = nsdae_stepper_run(s, &so, output_mlcs_row, o, NULL, &sum, &err);
     double wall = progress_end(&o->prog);
     meta_text(o->meta, "summary.status", st == NSDAE_OK ? "complete" : err.message);
     meta_number(o->meta, "summary.steps", (double)sum.steps);
@@ -326,7 +309,7 @@ static int simulate_mlcs(run_options *ro, output *o)
         fprintf(stderr, "nsdae simulate: %ld steps of h = %.6g to t = %.10g; %ld with several solutions%s%s; %.3f s\n",
                 sum.steps, sum.h, sum.t_end, sum.several, sum.continuum ? " (some a continuum)" : "", note, wall);
     }
-    if (!rc) rc = after_run(o, ro->src.label);
+    if (!rc) rc = output_after_run(o, ro->src.label);
     nsdae_mlcs_destroy(s);
     return st != NSDAE_OK && !rc ? 1 : rc;
 }
@@ -351,7 +334,7 @@ static int simulate_contact(run_options *ro, output *o)
     meta_run(o->meta, "moreau", mo.theta > 0 ? mo.theta : 0.5, NAN, &grid, o->opt);
     meta_tolerances(o->meta);
     nsdae_moreau_summary sum = {0};
-    nsdae_status st = nsdae_moreau_run(s, &mo, on_contact_step, o, NULL, NULL, &sum, &err);
+    nsdae_status st = nsdae_moreau_run(s, &mo, output_contact_row, o, NULL, NULL, &sum, &err);
     double wall = progress_end(&o->prog);
     meta_text(o->meta, "summary.status", st == NSDAE_OK ? "complete" : err.message);
     meta_number(o->meta, "summary.steps", (double)sum.steps);
@@ -365,7 +348,7 @@ static int simulate_contact(run_options *ro, output *o)
     else if (!rc)
         fprintf(stderr, "nsdae simulate: %ld Moreau-Jean steps of h = %.6g to t = %.10g; %ld with active contacts; "
                         "%.3f s\n", sum.steps, sum.h, sum.t_end, sum.lcp_steps, wall);
-    if (!rc) rc = after_run(o, ro->src.label);
+    if (!rc) rc = output_after_run(o, ro->src.label);
     nsdae_lagrangian_destroy(s);
     return st != NSDAE_OK && !rc ? 1 : rc;
 }
@@ -380,7 +363,7 @@ int simulate_run(run_options *ro, const simulate_output *so)
         return 1;
     }
     run_meta_begin(o.meta, "simulate", ro);
-    int rc = ro->moreau ? simulate_contact(ro, &o) : simulate_mlcs(ro, &o);
+    int rc = ro->engine_events ? simulate_events(ro, &o) : ro->moreau ? simulate_contact(ro, &o) : simulate_mlcs(ro, &o);
     output_free(&o);
     return rc;
 }

@@ -1,0 +1,123 @@
+/* nsdae simulate --engine events against closed forms: the bouncing ball's first impact (free fall
+ * from q0 at rest: t1 = sqrt(2 q0 / g), impact speed g t1, Newton's law: rebound e g t1, percussion
+ * m (1 + e) g t1) and the half-wave rectifier's diode turning off (C vC' = iD - vC/R with vC = vs
+ * while on: iD = 0 at tan(w t) = -w R C) and on again (the RC decay meeting the source). */
+#include "cli_run.h"
+
+/* Runs `nsdae simulate ARGS` with its own output files (tests run in parallel). */
+static int run_simulate(const char *tag, const char *args)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s/nsdae' simulate %s >'%s/%s.out' 2>'%s/%s.err'", NSDAE_SOURCE_DIR,
+             NSDAE_BINARY_DIR, args, NSDAE_BINARY_DIR, tag, NSDAE_BINARY_DIR, tag);
+    return collect_run(system(cmd), tag);
+}
+
+/* Line `line` (0: the header) of the event log, without its newline. */
+static void log_line(const char *text, int line, char *buf, size_t size)
+{
+    const char *p = text;
+    for (int k = 0; k < line && p; k++) p = (p = strchr(p, '\n')) ? p + 1 : NULL;
+    cr_assert(p && *p, "the event log has no line %d:\n%s", line, text);
+    size_t n = strcspn(p, "\n");
+    if (n >= size) n = size - 1;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+}
+
+/* The comma-separated fields of a log line: t, kind, from, to, then numbers into x[]. */
+static int log_fields(char *line, char *kind, char *from, char *to, double *x, int nx)
+{
+    char *f[16];
+    int n = 0;
+    for (char *tok = strtok(line, ","); tok && n < 16; tok = strtok(NULL, ",")) f[n++] = tok;
+    cr_assert_geq(n, 4);
+    strcpy(kind, f[1]);
+    strcpy(from, f[2]);
+    strcpy(to, f[3]);
+    x[0] = strtod(f[0], NULL);
+    for (int k = 4; k < n && k - 3 < nx; k++) x[k - 3] = strtod(f[k], NULL);
+    return n - 4;
+}
+
+Test(simulate_events, bouncing_ball_first_impact_is_the_free_fall_time)
+{
+    const double g = 9.81, q0 = 1.0, e = 0.9, m = 1.0, t1 = sqrt(2 * q0 / g), v1 = g * t1;
+    int rc = run_simulate("sim_events_ball", "examples/bouncing_ball.nsm --engine events --stop 1 --no-sidecar "
+                                             "--events '" NSDAE_BINARY_DIR "/sim_events_ball.log' "
+                                             "--out '" NSDAE_BINARY_DIR "/sim_events_ball.csv'");
+    cr_assert_eq(rc, 0, "%s", err_text);
+    HAS(err_text, "accumulation points");
+    char text[1 << 16], line[1024], kind[64], from[64], to[64];
+    slurp(NSDAE_BINARY_DIR "/sim_events_ball.log", text, sizeof text);
+    log_line(text, 0, line, sizeof line);
+    cr_expect_str_eq(line, "t,kind,from,to,pre(q),pre(der(q)),q,der(q),P_lambda");
+    log_line(text, 1, line, sizeof line);
+    double x[8] = {0}; /* t, pre(q), pre(der(q)), q, der(q), P */
+    cr_assert_eq(log_fields(line, kind, from, to, x, 8), 5);
+    cr_expect_str_eq(kind, "impact");
+    cr_expect(fabs(x[0] - t1) < 1e-8, "first impact at %.15g, closed form %.15g", x[0], t1);
+    cr_expect(fabs(x[1]) < 1e-9 && fabs(x[3]) < 1e-9, "gap at the impact %g, %g", x[1], x[3]);
+    cr_expect(fabs(x[2] + v1) < 1e-7, "impact velocity %.15g, closed form %.15g", x[2], -v1);
+    cr_expect(fabs(x[4] - e * v1) < 1e-7, "rebound velocity %.15g, closed form %.15g", x[4], e * v1);
+    cr_expect(fabs(x[5] - m * (1 + e) * v1) < 1e-7, "percussion %.15g, closed form %.15g", x[5], m * (1 + e) * v1);
+
+    /* the rows: a left-limit row (falling) and a restart row (rising) at the impact time */
+    slurp(NSDAE_BINARY_DIR "/sim_events_ball.csv", text, sizeof text);
+    int at_impact = 0;
+    double v[2] = {0, 0};
+    for (const char *p = strchr(text, '\n'); p && p[1]; p = strchr(p + 1, '\n')) {
+        char *end;
+        double t = strtod(p + 1, &end);
+        if (fabs(t - x[0]) > 1e-12) continue;
+        strtod(end + 1, &end); /* q */
+        if (at_impact < 2) v[at_impact] = strtod(end + 1, NULL);
+        at_impact++;
+    }
+    cr_expect_eq(at_impact, 2, "rows at the impact time: %d", at_impact);
+    cr_expect(fabs(v[0] + v1) < 1e-7 && fabs(v[1] - e * v1) < 1e-7, "rows' der(q) at the impact: %g, %g", v[0], v[1]);
+}
+
+Test(simulate_events, half_wave_rectifier_diode_off_and_on_at_the_closed_form_times)
+{
+    const double Vm = 10, f = 50, C = 1e-4, R = 1e3, pi = 3.141592653589793, w = 2 * pi * f, tau = R * C;
+    const double t_off = (pi - atan(w * tau)) / w, v_off = Vm * sin(w * t_off);
+    /* on again where the decay meets the rising source of the next period (increasing difference) */
+    double lo = 1 / f, hi = 1 / f + 1 / (4 * f);
+    for (int it = 0; it < 200; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (Vm * sin(w * mid) - v_off * exp(-(mid - t_off) / tau) < 0) lo = mid;
+        else hi = mid;
+    }
+    const double t_on = 0.5 * (lo + hi), v_on = v_off * exp(-(t_on - t_off) / tau);
+    int rc = run_simulate("sim_events_hwr", "examples/half_wave_rectifier.nsm --engine events --stop 0.03 "
+                                            "--no-sidecar --out /dev/null "
+                                            "--events '" NSDAE_BINARY_DIR "/sim_events_hwr.log'");
+    cr_assert_eq(rc, 0, "%s", err_text);
+    HAS(err_text, "modes visited");
+    char text[1 << 16], line[1024], kind[64], from[64], to[64];
+    slurp(NSDAE_BINARY_DIR "/sim_events_hwr.log", text, sizeof text);
+    log_line(text, 0, line, sizeof line);
+    cr_expect_str_eq(line, "t,kind,from,to,pre(vC),vC");
+    double x[4] = {0};
+    log_line(text, 1, line, sizeof line);
+    cr_assert_eq(log_fields(line, kind, from, to, x, 4), 2);
+    cr_expect_str_eq(kind, "switch");
+    cr_expect(strcmp(from, "c") == 0 && strcmp(to, "o") == 0, "diode off: %s -> %s", from, to);
+    cr_expect(fabs(x[0] - t_off) < 1e-8, "diode off at %.15g, closed form %.15g", x[0], t_off);
+    cr_expect(fabs(x[1] - v_off) < 1e-6 && fabs(x[2] - v_off) < 1e-6, "vC %.15g, %.15g vs %.15g", x[1], x[2], v_off);
+    log_line(text, 2, line, sizeof line);
+    cr_assert_eq(log_fields(line, kind, from, to, x, 4), 2);
+    cr_expect(strcmp(from, "o") == 0 && strcmp(to, "c") == 0, "diode on: %s -> %s", from, to);
+    cr_expect(fabs(x[0] - t_on) < 1e-8, "diode on at %.15g, closed form %.15g", x[0], t_on);
+    cr_expect(fabs(x[1] - v_on) < 1e-6, "vC at turn-on %.15g, closed form %.15g", x[1], v_on);
+}
+
+Test(simulate_events, event_options_need_the_event_engine)
+{
+    cr_expect_eq(run_simulate("sim_events_usage", "examples/bouncing_ball.nsm --rtol 1e-8"), 2);
+    HAS(err_text, "--engine events");
+    cr_expect_eq(run_simulate("sim_events_usage", "examples/bouncing_ball.nsm --engine steps"), 2);
+    HAS(err_text, "mlcs-stepper or events");
+    cr_expect_eq(run_simulate("sim_events_usage", "examples/bouncing_ball.nsm --engine events --atol -1"), 2);
+}
