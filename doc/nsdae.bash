@@ -27,7 +27,7 @@ _nsdae()
             --cols | --tol | --rtol | --atol | --mode | --at | --from | --to) return ;;
     esac
 
-    local run="--example --stop --scheme --theta --gamma --param --select-all"
+    local run="--example --stop --scheme --theta --gamma --gamma-relation --param --select-all"
     local opts
     case "$cmd" in
         simulate) opts="$run --step --steps --no-count --out --format --sidecar --no-sidecar --every --plot --vars --phase --engine --rtol --atol --events --help" ;;

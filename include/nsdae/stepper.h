@@ -53,6 +53,10 @@ typedef struct nsdae_stepper_options {
     int select_algebraic;    /* minimal norm also over the algebraic unknowns y (not the multipliers) */
     const double *weight;    /* optional SPD weight over the selected unknowns (k x k, column-major) */
     int count_solutions;     /* count every solution of each step's MLCP (nsol); default on via _defaults */
+    int gamma_relation;      /* theta scheme: gamma weights the differential unknowns where the algebraic
+                              * rows and the complementarity relations read them (gamma y1 + (1 - gamma) y0)
+                              * and no longer the multipliers, which enter at t1: Siconos' EulerMoreauOSI
+                              * with setUseGammaForRelation(true); default 0 */
 } nsdae_stepper_options;
 
 /* minnorm, theta and gamma unset, [0, 1] with step = 0.01 (nsteps 0: setting step alone takes

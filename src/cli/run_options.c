@@ -50,6 +50,9 @@ int run_options_apply(run_options *o, const char *cmd, int code, const char *val
     case RUN_OPT_NO_COUNT:
         o->count_solutions = 0;
         return 0;
+    case RUN_OPT_GAMMA_RELATION:
+        o->gamma_relation = 1;
+        return 0;
     case RUN_OPT_STOP:
         return cli_parse_double(value, &o->stop) ? 0 : cli_bad_value(cmd, "--stop", value, "not a finite number");
     case RUN_OPT_STEP:
@@ -138,6 +141,7 @@ int run_stepper_options(const run_options *o, const char *cmd, const nsdae_mlcs 
     so->scheme = o->scheme;
     so->theta = o->theta;
     so->gamma = o->gamma;
+    so->gamma_relation = o->gamma_relation;
     so->select_algebraic = o->select_algebraic;
     so->count_solutions = o->count_solutions;
     so->t0 = 0.0;

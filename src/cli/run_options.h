@@ -18,6 +18,7 @@ typedef struct run_options {
     int scheme_given;              /* --scheme was on the command line */
     double theta;                  /* 0 when not given */
     double gamma;                  /* 0 when not given */
+    int gamma_relation;            /* --gamma-relation: gamma on the state in the relations */
     int select_algebraic;
     int count_solutions;
     int engine_events;             /* --engine events: the event-driven engine (simulate only) */
@@ -37,6 +38,7 @@ enum {
     RUN_OPT_PARAM,
     RUN_OPT_SELECT_ALL,
     RUN_OPT_NO_COUNT,
+    RUN_OPT_GAMMA_RELATION,
     RUN_OPT_END            /* a command's own options start here */
 };
 
@@ -46,7 +48,8 @@ enum {
         {"step", required_argument, NULL, RUN_OPT_STEP}, {"scheme", required_argument, NULL, RUN_OPT_SCHEME}, \
         {"theta", required_argument, NULL, RUN_OPT_THETA}, {"gamma", required_argument, NULL, RUN_OPT_GAMMA}, \
         {"param", required_argument, NULL, RUN_OPT_PARAM},                                          \
-        {"select-all", no_argument, NULL, RUN_OPT_SELECT_ALL}, {"no-count", no_argument, NULL, RUN_OPT_NO_COUNT}
+        {"select-all", no_argument, NULL, RUN_OPT_SELECT_ALL}, {"no-count", no_argument, NULL, RUN_OPT_NO_COUNT}, \
+        {"gamma-relation", no_argument, NULL, RUN_OPT_GAMMA_RELATION}
 
 void run_options_init(run_options *o);
 void run_options_free(run_options *o);
@@ -88,6 +91,8 @@ int run_stepper_options(const run_options *o, const char *cmd, const nsdae_mlcs 
     "  --theta TH           theta in [1/2, 1] (default 1; 1/2 for --scheme theta and moreau)\n" \
     "  --gamma G            weight at t_k+1 of the multipliers and algebraic unknowns in the\n" \
     "                       rows with a derivative, in [1/2, 1] (default 1, or the experiment's)\n" \
+    "  --gamma-relation     gamma weights the differential unknowns in the algebraic rows and\n" \
+    "                       relations instead (Siconos' setUseGammaForRelation)\n" \
     "  --param NAME=VALUE[,NAME=VALUE...]\n"                                                   \
     "                       override parameters (repeatable)\n"                                \
     "  --select-all         minimal norm also over the algebraic unknowns\n"

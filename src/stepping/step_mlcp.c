@@ -66,8 +66,15 @@ static int column_is_algebraic(const double *E, int ny, int j)
     return 1;
 }
 
+/* Weight at t1 of unknown j where the relation reads it: rel (gamma with gamma_relation, else 1)
+ * on a differential unknown, 1 on an algebraic one (a multiplier in Siconos' form, at t1). */
+static double relation_weight(const double *E, int ny, int j, double rel)
+{
+    return rel < 1.0 && !column_is_algebraic(E, ny, j) ? rel : 1.0;
+}
+
 void step_mlcp_build(step_mlcp *sm, const nsdae_mlcs *s, double t0, double h, double theta, double gamma,
-                     const double *y0, const double *lambda0)
+                     int gamma_relation, const double *y0, const double *lambda0)
 {
     const int ny = sm->ny, nl = sm->nl, n = sm->size;
     const double t1 = t0 + h;
@@ -84,6 +91,17 @@ void step_mlcp_build(step_mlcp *sm, const nsdae_mlcs *s, double t0, double h, do
      * consistent) never does. Weighted by theta, the index-2 multiplier z of Rocca et al.'s crossing
      * case obeys z1 = -z0 + 2 z_exact at theta = 1/2: it oscillates forever around the exact z. */
     for (int j = 0; j < ny; j++) sm->col_weight[j] = column_is_algebraic(p1->E, ny, j) ? gamma : theta;
+    /* gamma_relation (Siconos' setUseGammaForRelation): gamma leaves the differential rows (the
+     * multipliers and algebraic unknowns there at t1) and weights instead the differential
+     * unknowns wherever the relation reads them: in the algebraic rows and the complementarity
+     * rows, gamma y1_j + (1 - gamma) y0_j. Siconos' relation y = C x + D lambda holds every
+     * algebraic law of its first-order form (its multipliers are our algebraic unknowns), so both
+     * kinds of rows are its relation. rel_w below is that weight: gamma on a differential column,
+     * 1 on an algebraic one; 1 everywhere without gamma_relation. */
+    const double ga_diff = gamma_relation ? 1.0 : gamma, rel = gamma_relation ? gamma : 1.0;
+    if (gamma_relation)
+        for (int j = 0; j < ny; j++)
+            if (column_is_algebraic(p1->E, ny, j)) sm->col_weight[j] = 1.0;
 
     /* Rows 0..ny-1, with w_j the column weights above and ga = gamma on a differential row:
      *   sum_j (E1_ij - h w_j A1_ij) y1_j - h ga B1 lambda1
@@ -96,10 +114,10 @@ void step_mlcp_build(step_mlcp *sm, const nsdae_mlcs *s, double t0, double h, do
      * h (1-theta) b(t_k) + h theta b(t_k+1)); for a time-invariant b both read h b. */
     for (int i = 0; i < ny; i++) {
         const int algebraic = row_is_algebraic(p1->E, ny, i);
-        const double th = algebraic ? 1.0 : theta, ga = algebraic ? 1.0 : gamma;
+        const double th = algebraic ? 1.0 : theta, ga = algebraic ? 1.0 : ga_diff;
         double r = h * (th * sm->b1[i] + (th < 1.0 ? (1.0 - th) * sm->b0[i] : 0.0));
         for (int j = 0; j < ny; j++) {
-            const double wj = algebraic ? 1.0 : sm->col_weight[j];
+            const double wj = algebraic ? relation_weight(p1->E, ny, j, rel) : sm->col_weight[j];
             sm->M[i + (size_t)j * n] = p1->E[i + (size_t)j * ny] - h * wj * p1->A[i + (size_t)j * ny];
             r += p1->E[i + (size_t)j * ny] * y0[j];
             if (wj < 1.0) r += h * (1.0 - wj) * p0->A[i + (size_t)j * ny] * y0[j];
@@ -109,14 +127,19 @@ void step_mlcp_build(step_mlcp *sm, const nsdae_mlcs *s, double t0, double h, do
             for (int j = 0; j < nl; j++) r += h * (1.0 - ga) * p0->B[i + (size_t)j * ny] * lambda0[j];
         sm->q[i] = -r;
     }
-    /* Rows ny..: w1 = C1 y1 + D1 lambda1 + c(t1) */
-    for (int j = 0; j < ny; j++)
-        for (int i = 0; i < nl; i++)
-            sm->M[ny + i + (size_t)j * n] = p1->C[i + (size_t)j * nl];
+    /* Rows ny..: w1 = sum_j C1_ij (rel_w_j y1_j) + sum_j (1 - rel_w_j) C0_ij y0_j + D1 lambda1 + c(t1),
+     * rel_w_j = 1 (w1 = C1 y1 + D1 lambda1 + c(t1)) unless gamma_relation. */
+    for (int i = 0; i < nl; i++) sm->q[ny + i] = sm->c1[i];
+    for (int j = 0; j < ny; j++) {
+        const double wj = relation_weight(p1->E, ny, j, rel);
+        for (int i = 0; i < nl; i++) {
+            sm->M[ny + i + (size_t)j * n] = wj * p1->C[i + (size_t)j * nl];
+            if (wj < 1.0) sm->q[ny + i] += (1.0 - wj) * p0->C[i + (size_t)j * nl] * y0[j];
+        }
+    }
     for (int j = 0; j < nl; j++)
         for (int i = 0; i < nl; i++)
             sm->M[ny + i + (size_t)(ny + j) * n] = p1->D[i + (size_t)j * nl];
-    for (int i = 0; i < nl; i++) sm->q[ny + i] = sm->c1[i];
 }
 
 double step_mlcp_residual(const step_mlcp *sm, const double *z)

@@ -20,10 +20,12 @@ void step_mlcp_free(step_mlcp *sm);
 
 /* Fills M and q for the step from (t0, y0, lambda0) to t0 + h; theta (differential unknowns)
  * and gamma (algebraic unknowns, multipliers) weight the differential rows only; algebraic rows
- * and the MLCS relations hold at t0 + h. lambda0 (nl) is read only when gamma < 1 and may be
- * NULL otherwise. */
+ * and the MLCS relations hold at t0 + h. With gamma_relation, gamma instead weights the
+ * differential unknowns in the algebraic rows and the relations (Siconos' EulerMoreauOSI
+ * setUseGammaForRelation) and the differential rows take the multipliers at t0 + h.
+ * lambda0 (nl) is read only when gamma < 1 without gamma_relation and may be NULL otherwise. */
 void step_mlcp_build(step_mlcp *sm, const nsdae_mlcs *s, double t0, double h, double theta, double gamma,
-                     const double *y0, const double *lambda0);
+                     int gamma_relation, const double *y0, const double *lambda0);
 
 /* Max-norm of the violation of the step's MLCP at z (equalities, signs, complementarity). */
 double step_mlcp_residual(const step_mlcp *sm, const double *z);

@@ -38,6 +38,6 @@ void nsdae_step_problem_destroy(nsdae_step_problem *p)
 const nsdae_mlcp *nsdae_step_problem_build(nsdae_step_problem *p, double t0, double h, double theta,
                                            double gamma, const double *y0, const double *lambda0)
 {
-    step_mlcp_build(&p->sm, p->s, t0, h, theta, gamma, y0, lambda0);
+    step_mlcp_build(&p->sm, p->s, t0, h, theta, gamma, 0, y0, lambda0);
     return &p->sm.problem;
 }

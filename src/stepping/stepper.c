@@ -222,7 +222,7 @@ nsdae_status nsdae_stepper_run(const nsdae_mlcs *s, const nsdae_stepper_options 
         double hk = nsdae_time_grid_step(&grid, k);
         /* z still holds the previous step's multipliers (0 at t0, as Siconos starts r at 0): the
          * lambda_k of gamma < 1, read before solve_step overwrites z */
-        step_mlcp_build(&sm, s, t0, hk, theta, gamma, y, z + s->ny);
+        step_mlcp_build(&sm, s, t0, hk, theta, gamma, o->gamma_relation, y, z + s->ny);
         long nsol = 0;
         st = solve_step(&sm, o, &sel, lws, y, z, w, &nsol, err);
         if (st != NSDAE_OK) {

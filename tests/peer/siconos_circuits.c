@@ -28,8 +28,8 @@ static int record(const nsdae_step_record *rec, void *ctx)
     return 0;
 }
 
-static void run_nsdae(const char *model, const char *s0, const char *s1, double theta, double gamma, double h,
-                      trajectory *tr)
+static void run_nsdae_with(const char *model, const char *s0, const char *s1, double theta, double gamma,
+                           int gamma_relation, double h, trajectory *tr)
 {
     nsdae_mlcs *s = load_example(model, NULL);
     tr->i0 = y_index(s, s0);
@@ -39,6 +39,7 @@ static void run_nsdae(const char *model, const char *s0, const char *s1, double 
     o.scheme = NSDAE_SCHEME_THETA;
     o.theta = theta;
     o.gamma = gamma;
+    o.gamma_relation = gamma_relation;
     o.stop = s->stop_time;
     o.step = h;
     o.nsteps = 0;
@@ -46,6 +47,12 @@ static void run_nsdae(const char *model, const char *s0, const char *s1, double 
     nsdae_error err = {0};
     cr_assert_eq(nsdae_stepper_run(s, &o, record, tr, NULL, NULL, &err), NSDAE_OK, "%s: %s", model, err.message);
     nsdae_mlcs_destroy(s);
+}
+
+static void run_nsdae(const char *model, const char *s0, const char *s1, double theta, double gamma, double h,
+                      trajectory *tr)
+{
+    run_nsdae_with(model, s0, s1, theta, gamma, 0, h, tr);
 }
 
 static void run_peer(const char *args, trajectory *tr)
@@ -110,4 +117,19 @@ Test(siconos_circuits, rlcd_gamma_changes_the_trajectory)
     double d = 0;
     for (long k = 0; k < half.n; k++) d = fmax(d, fabs(half.x0[k] - ours.x0[k]));
     cr_expect_gt(d, 1e-3, "gamma = 1/2 and gamma = 1 give the same charge (max difference %g)", d);
+}
+
+Test(siconos_circuits, rlcd_gamma_relation_is_siconos_use_gamma_for_relation)
+{
+    /* Circuit-ThetaGammaSchemes' own scheme: the diode relation vD = q/C + R iD read at
+     * gamma q_{k+1} + (1 - gamma) q_k, iD at t_{k+1} in der(q) (issue 15) */
+    run_nsdae_with("circuit_rlcd", "q", "iL", 0.5, 0.5, 1, 0.05, &ours);
+    run_peer("rlcd 0.5 0.5 0.05 5 relation", &peer);
+    expect_same(&ours, &peer, 1e-8, "circuit RLCD theta = gamma = 1/2, gamma on the relation");
+    /* and it is another scheme than the default theta-gamma one */
+    static trajectory multipliers;
+    run_peer("rlcd 0.5 0.5 0.05 5", &multipliers);
+    double d = 0;
+    for (long k = 0; k < multipliers.n; k++) d = fmax(d, fabs(multipliers.x0[k] - ours.x0[k]));
+    cr_expect_gt(d, 1e-3, "gamma on the relation and on the multipliers give the same charge (max difference %g)", d);
 }
