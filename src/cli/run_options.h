@@ -91,8 +91,7 @@ int run_stepper_options(const run_options *o, const char *cmd, const nsdae_mlcs 
     "  --theta TH           theta in [1/2, 1] (default 1; 1/2 for --scheme theta and moreau)\n" \
     "  --gamma G            weight at t_k+1 of the multipliers and algebraic unknowns in the\n" \
     "                       rows with a derivative, in [1/2, 1] (default 1, or the experiment's)\n" \
-    "  --gamma-relation     gamma weights the differential unknowns in the algebraic rows and\n" \
-    "                       relations instead (Siconos' setUseGammaForRelation)\n" \
+    "  --gamma-relation     gamma on the state in the relations (setUseGammaForRelation)\n" \
     "  --param NAME=VALUE[,NAME=VALUE...]\n"                                                   \
     "                       override parameters (repeatable)\n"                                \
     "  --select-all         minimal norm also over the algebraic unknowns\n"
