@@ -7,7 +7,7 @@ _nsdae()
     local cur prev cmd
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
-    local commands="simulate converge check analyze restart plot compare examples help"
+    local commands="simulate converge crosscheck check analyze restart plot compare examples help"
     local examples="rocca-crossing rocca-repulsive relay-decay bouncing-ball beads cup-and-ball"
 
     if [[ $COMP_CWORD -eq 1 ]]; then
@@ -32,6 +32,7 @@ _nsdae()
     case "$cmd" in
         simulate) opts="$run --step --steps --no-count --out --format --sidecar --no-sidecar --every --plot --vars --phase --engine --rtol --atol --events --help" ;;
         converge) opts="$run --steps --reference --plot --csv --help" ;;
+        crosscheck) opts="$run --steps --rtol --atol --plot --csv --json --help" ;;
         check) opts="--example --param --json --verbose --help" ;;
         analyze) opts="--example --param --mode --json --strict --help" ;;
         restart) opts="--example --param --at --from --to --mode --json --help" ;;

@@ -27,30 +27,6 @@ static const char help[] =
     "  --csv FILE           the table as CSV\n" RUN_OPTIONS_HELP_MODEL RUN_OPTIONS_HELP_SCHEME
     "  -h, --help           this text\n" RUN_OPTIONS_HELP_TAIL;
 
-static int parse_steps_list(const char *text, long **out, int *count)
-{
-    int cap = 1;
-    for (const char *p = text; *p; p++) cap += *p == ',';
-    long *v = calloc((size_t)cap, sizeof *v);
-    if (!v) return 0;
-    char *copy = strdup(text), *save = NULL;
-    int n = 0, ok = copy != NULL;
-    for (char *tok = ok ? strtok_r(copy, ",", &save) : NULL; ok && tok; tok = strtok_r(NULL, ",", &save)) {
-        ok = cli_parse_long(tok, &v[n]) && v[n] >= 1;
-        /* a repeated count adds no grid: its zero error difference would read as an exact scheme */
-        for (int k = 0; ok && k < n; k++) ok = v[k] != v[n];
-        n += ok;
-    }
-    free(copy);
-    if (!ok || n < 2) {
-        free(v);
-        return 0;
-    }
-    *out = v;
-    *count = n;
-    return 1;
-}
-
 enum { OPT_STEPS_LIST = RUN_OPT_END, OPT_PLOT, OPT_CSV, OPT_REFERENCE };
 
 static const struct option long_options[] = {
@@ -145,7 +121,7 @@ int nsdae_cmd_converge(int argc, char **argv)
         fputs("nsdae converge: --steps N1,N2,... is required\n", stderr);
         rc = CLI_USAGE;
     }
-    else if (!rc && !parse_steps_list(steps_text, &steps, &nruns))
+    else if (!rc && !convergence_parse_steps(steps_text, &steps, &nruns))
         rc = cli_bad_value("converge", "--steps", steps_text,
                            "expected at least two distinct whole numbers >= 1, comma-separated");
     convergence_reference ref = CONVERGENCE_EXACT;

@@ -117,10 +117,7 @@ static int apply_engine_option(run_options *ro, int code, const char *value)
         return 0;
     }
     if (code != OPT_RTOL && code != OPT_ATOL) return 1;
-    double *tol = code == OPT_RTOL ? &ro->rtol : &ro->atol;
-    const char *flag = code == OPT_RTOL ? "--rtol" : "--atol";
-    if (!cli_parse_double(value, tol)) return cli_bad_value("simulate", flag, value, "not a finite number");
-    return *tol > 0 ? 0 : cli_bad_value("simulate", flag, value, "the tolerance must be > 0");
+    return run_options_tolerance(ro, "simulate", code == OPT_RTOL ? "--rtol" : "--atol", value);
 }
 
 /* The event-driven options go with --engine events only, --every with the time steppers only (the

@@ -4,6 +4,7 @@
 
 int nsdae_cmd_simulate(int argc, char **argv);
 int nsdae_cmd_converge(int argc, char **argv);
+int nsdae_cmd_crosscheck(int argc, char **argv);
 int nsdae_cmd_check(int argc, char **argv);
 int nsdae_cmd_analyze(int argc, char **argv);
 int nsdae_cmd_restart(int argc, char **argv);

@@ -17,6 +17,30 @@ static int compare_long(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+int convergence_parse_steps(const char *text, long **out, int *count)
+{
+    int cap = 1;
+    for (const char *p = text; *p; p++) cap += *p == ',';
+    long *v = calloc((size_t)cap, sizeof *v);
+    if (!v) return 0;
+    char *copy = strdup(text), *save = NULL;
+    int n = 0, ok = copy != NULL;
+    for (char *tok = ok ? strtok_r(copy, ",", &save) : NULL; ok && tok; tok = strtok_r(NULL, ",", &save)) {
+        ok = cli_parse_long(tok, &v[n]) && v[n] >= 1;
+        /* a repeated count adds no grid: its zero error difference would read as an exact scheme */
+        for (int k = 0; ok && k < n; k++) ok = v[k] != v[n];
+        n += ok;
+    }
+    free(copy);
+    if (!ok || n < 2) {
+        free(v);
+        return 0;
+    }
+    *out = v;
+    *count = n;
+    return 1;
+}
+
 int convergence_study(const convergence_runner *run, const run_options *ro, convergence_reference ref,
                       const long *steps_in, int nruns, const char *plot_path, const char *csv_path)
 {

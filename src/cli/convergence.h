@@ -18,6 +18,10 @@ typedef struct convergence_runner {
     void *ctx;
 } convergence_runner;
 
+/* "N1,N2,..." into a new array (free it) of *count distinct whole numbers >= 1, at least two.
+ * Returns 1, or 0 for a text that is not such a list. */
+int convergence_parse_steps(const char *text, long **out, int *count);
+
 /* Returns the process exit status (0 ok, 1 a run failed, 2 bad request). */
 int convergence_study(const convergence_runner *run, const run_options *ro, convergence_reference ref,
                       const long *steps, int nruns, const char *plot_path, const char *csv_path);

@@ -13,6 +13,7 @@ static const struct {
 } commands[] = {
     {"simulate", nsdae_cmd_simulate, "integrate a model with an event-capturing scheme, CSV out"},
     {"converge", nsdae_cmd_converge, "convergence study over several step sizes"},
+    {"crosscheck", nsdae_cmd_crosscheck, "time stepper against the event-driven engine: errors, orders"},
     {"check", nsdae_cmd_check, "parse and translate a model, print its MLCS sizes"},
     {"analyze", nsdae_cmd_analyze, "structural analysis of every mode (Sigma-method)"},
     {"restart", nsdae_cmd_restart, "restart analysis of every mode change: impulses, restart values"},

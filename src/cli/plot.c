@@ -1,5 +1,6 @@
 /* gnuplot through a pipe (plot.h). */
 #include "cli/plot.h"
+#include "cli/gnuplot_pipe.h"
 
 #include <errno.h>
 #include <math.h>
@@ -63,8 +64,7 @@ int plot_check(const char *cmd, const char *png_path)
     return 1;
 }
 
-/* Quotes for a gnuplot single-quoted string: a quote is doubled. */
-static void put_quoted(FILE *g, const char *s)
+void gnuplot_quoted(FILE *g, const char *s)
 {
     fputc('\'', g);
     for (; *s; s++) {
@@ -74,13 +74,12 @@ static void put_quoted(FILE *g, const char *s)
     fputc('\'', g);
 }
 
-typedef struct gnuplot {
-    FILE *g;
-    struct sigaction old_pipe;
-} gnuplot;
+int gnuplot_open(gnuplot *gp, const char *cmd, const char *png_path, const char *title)
+{
+    return gnuplot_open_sized(gp, cmd, png_path, title, 1000, 700);
+}
 
-/* Starts gnuplot on a PNG of png_path with a title; SIGPIPE ignored until gnuplot_close. */
-static int gnuplot_open(gnuplot *gp, const char *cmd, const char *png_path, const char *title)
+int gnuplot_open_sized(gnuplot *gp, const char *cmd, const char *png_path, const char *title, int width, int height)
 {
     if (!plot_check(cmd, png_path)) return 0;
     struct sigaction ign;
@@ -94,16 +93,15 @@ static int gnuplot_open(gnuplot *gp, const char *cmd, const char *png_path, cons
         snprintf(why, sizeof why, "cannot start gnuplot: %s", strerror(errno));
         return fail(cmd, png_path, why);
     }
-    fputs("set terminal pngcairo size 1000,700 noenhanced\nset output ", gp->g);
-    put_quoted(gp->g, png_path);
+    fprintf(gp->g, "set terminal pngcairo size %d,%d noenhanced\nset output ", width, height);
+    gnuplot_quoted(gp->g, png_path);
     fputs("\nset grid\nset title ", gp->g);
-    put_quoted(gp->g, title);
+    gnuplot_quoted(gp->g, title);
     fputc('\n', gp->g);
     return 1;
 }
 
-/* Waits for gnuplot; a write error (gnuplot gone) or its failure is reported. */
-static int gnuplot_close(gnuplot *gp, const char *cmd, const char *png_path)
+int gnuplot_close(gnuplot *gp, const char *cmd, const char *png_path)
 {
     int write_failed = fflush(gp->g) != 0 || ferror(gp->g);
     int st = pclose(gp->g);
@@ -167,20 +165,20 @@ int plot_table(const char *cmd, const char *png_path, const char *title, const t
     fputs("EOD\n", g);
     if (phase) {
         fputs("set xlabel ", g);
-        put_quoted(g, tb->names[cols[0]]);
+        gnuplot_quoted(g, tb->names[cols[0]]);
         fputs("\nset ylabel ", g);
-        put_quoted(g, tb->names[cols[1]]);
+        gnuplot_quoted(g, tb->names[cols[1]]);
         fprintf(g, "\nplot $d using 2:3 with lines lw 2 title 'trajectory', "
                    "$d every ::0::0 using 2:3 with points pt 7 ps 1.5 title 'start (t = %g)', "
                    "$d every ::%ld::%ld using 2:3 with points pt 5 ps 1.5 title 'end (t = %g)'\n",
                 TABLE_AT(tb, 0, 0), written - 1, written - 1, TABLE_AT(tb, tb->nrows - 1, 0));
     } else {
         fputs("set xlabel ", g);
-        put_quoted(g, tb->names[0]);
+        gnuplot_quoted(g, tb->names[0]);
         fputs("\nplot ", g);
         for (int c = 0; c < ncols; c++) {
             fprintf(g, "%s$d using 1:%d with lines lw 2 title ", c ? ", " : "", c + 2);
-            put_quoted(g, tb->names[cols[c]]);
+            gnuplot_quoted(g, tb->names[cols[c]]);
         }
         fputc('\n', g);
     }

@@ -135,6 +135,13 @@ static int resolve_grid(const run_options *o, const char *cmd, double model_stop
     return 0;
 }
 
+int run_options_tolerance(run_options *o, const char *cmd, const char *flag, const char *value)
+{
+    double *tol = strcmp(flag, "--rtol") == 0 ? &o->rtol : &o->atol;
+    if (!cli_parse_double(value, tol)) return cli_bad_value(cmd, flag, value, "not a finite number");
+    return *tol > 0 ? 0 : cli_bad_value(cmd, flag, value, "the tolerance must be > 0");
+}
+
 int run_stepper_options(const run_options *o, const char *cmd, const nsdae_mlcs *s, nsdae_stepper_options *so)
 {
     nsdae_stepper_defaults(so);

@@ -58,6 +58,10 @@ void run_options_free(run_options *o);
  * the flag and its value (or, silently, for a code that is not a shared option). */
 int run_options_apply(run_options *o, const char *cmd, int code, const char *value);
 
+/* --rtol or --atol (flag) of the event-driven engine into o->rtol / o->atol: 0, or CLI_USAGE after
+ * printing why the value is refused. */
+int run_options_tolerance(run_options *o, const char *cmd, const char *flag, const char *value);
+
 /* Takes the operands: at most one, the MODEL. Returns 0 or CLI_USAGE after printing. */
 int run_options_operands(run_options *o, const char *cmd, int argc, char **argv, int first);
 
