@@ -21,7 +21,7 @@ _nsdae()
         --scheme) COMPREPLY=($(compgen -W "minnorm euler theta moreau" -- "$cur")); return ;;
         --format) COMPREPLY=($(compgen -W "csv hdf5" -- "$cur")); return ;;
         --engine) COMPREPLY=($(compgen -W "mlcs-stepper events" -- "$cur")); return ;;
-        --reference) COMPREPLY=($(compgen -W "exact finest" -- "$cur")); return ;;
+        --reference) COMPREPLY=($(compgen -W "exact finest events" -- "$cur")); return ;;
         --plot | --out | --csv | --sidecar | --events) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --stop | --step | --steps | --theta | --gamma | --param | --every | --vars | --phase | --title | \
             --cols | --tol | --rtol | --atol | --mode | --at | --from | --to) return ;;
@@ -31,7 +31,7 @@ _nsdae()
     local opts
     case "$cmd" in
         simulate) opts="$run --step --steps --no-count --out --format --sidecar --no-sidecar --every --plot --vars --phase --engine --rtol --atol --events --help" ;;
-        converge) opts="$run --steps --reference --plot --csv --help" ;;
+        converge) opts="$run --steps --reference --rtol --atol --plot --csv --help" ;;
         crosscheck) opts="$run --steps --rtol --atol --plot --csv --json --help" ;;
         check) opts="--example --param --json --verbose --help" ;;
         analyze) opts="--example --param --mode --json --strict --help" ;;

@@ -22,12 +22,14 @@ static const char help[] =
     "  --steps N1,N2,...    distinct step counts (at least two; 5 or more for a fitted order)\n"
     "  --reference R        exact (default for built-in MLCS examples with a closed form): the\n"
     "                       exact state at T; finest (default otherwise): the run with the\n"
-    "                       largest N is the reference\n"
+    "                       largest N is the reference; events: the event-driven engine's\n"
+    "                       state at T (SUNDIALS IDA)\n"
+    "  --rtol R, --atol A   with --reference events: IDA's tolerances (default 1e-10, 1e-12)\n"
     "  --plot FILE.png      log-log plot of error against h (gnuplot)\n"
     "  --csv FILE           the table as CSV\n" RUN_OPTIONS_HELP_MODEL RUN_OPTIONS_HELP_SCHEME
     "  -h, --help           this text\n" RUN_OPTIONS_HELP_TAIL;
 
-enum { OPT_STEPS_LIST = RUN_OPT_END, OPT_PLOT, OPT_CSV, OPT_REFERENCE };
+enum { OPT_STEPS_LIST = RUN_OPT_END, OPT_PLOT, OPT_CSV, OPT_REFERENCE, OPT_RTOL, OPT_ATOL };
 
 static const struct option long_options[] = {
     RUN_LONG_OPTIONS,
@@ -35,6 +37,8 @@ static const struct option long_options[] = {
     {"plot", required_argument, NULL, OPT_PLOT},
     {"csv", required_argument, NULL, OPT_CSV},
     {"reference", required_argument, NULL, OPT_REFERENCE},
+    {"rtol", required_argument, NULL, OPT_RTOL},
+    {"atol", required_argument, NULL, OPT_ATOL},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -56,6 +60,8 @@ static int parse(int argc, char **argv, run_options *ro, const char **steps_text
         else if (code == OPT_PLOT) *plot_path = value;
         else if (code == OPT_CSV) *csv_path = value;
         else if (code == OPT_REFERENCE) *reference = value;
+        else if (code == OPT_RTOL || code == OPT_ATOL)
+            rc = run_options_tolerance(ro, "converge", code == OPT_RTOL ? "--rtol" : "--atol", value);
         else if (code == RUN_OPT_STEP)
             rc = cli_bad_value("converge", "--step", value,
                                "converge runs h = T/N for each N of --steps N1,N2,...; a fixed step does not apply");
@@ -77,7 +83,7 @@ static int study_contact(run_options *ro, convergence_reference ref, const long 
     int status = model_source_contact(&ro->src, "converge", &s);
     if (!status) status = run_moreau_options(ro, "converge", s, &mo);
     if (!status) {
-        moreau_runner_init(&mr, &run, s, &mo);
+        moreau_runner_init(&mr, &run, s, &mo, ro);
         status = convergence_study(&run, ro, ref, steps, nruns, plot_path, csv_path);
     }
     nsdae_lagrangian_destroy(s);
@@ -126,8 +132,14 @@ int nsdae_cmd_converge(int argc, char **argv)
                            "expected at least two distinct whole numbers >= 1, comma-separated");
     convergence_reference ref = CONVERGENCE_EXACT;
     if (!rc && reference && strcmp(reference, "finest") == 0) ref = CONVERGENCE_FINEST;
+    else if (!rc && reference && strcmp(reference, "events") == 0) ref = CONVERGENCE_EVENTS;
     else if (!rc && reference && strcmp(reference, "exact") != 0)
-        rc = cli_bad_value("converge", "--reference", reference, "expected exact or finest");
+        rc = cli_bad_value("converge", "--reference", reference, "expected exact, finest or events");
+    if (!rc && ref != CONVERGENCE_EVENTS && (ro.rtol > 0 || ro.atol > 0)) {
+        fputs("nsdae converge: --rtol and --atol are the event-driven engine's: they need --reference events\n",
+              stderr);
+        rc = CLI_USAGE;
+    }
     if (!rc && plot_path && !plot_check("converge", plot_path)) rc = 1; /* before the runs, not after */
     if (!rc) rc = run_load(&ro, "converge");
     if (!rc) {

@@ -2,6 +2,7 @@
 #include "cli/convergence.h"
 #include "cli/plot.h"
 
+#include <nsdae/eventdriven.h>
 #include <nsdae/order_fit.h>
 #include <nsdae/tolerances.h>
 
@@ -60,10 +61,12 @@ int convergence_study(const convergence_runner *run, const run_options *ro, conv
     if (ref == CONVERGENCE_EXACT) {
         if (!run->exact_state || !run->exact_state(run->ctx, xref)) {
             fprintf(stderr, "nsdae converge: --reference exact: no closed-form solution is known for this "
-                            "system and these parameters (use --reference finest)\n");
+                            "system and these parameters (use --reference finest or events)\n");
             status = 2;
             goto done;
         }
+    } else if (ref == CONVERGENCE_EVENTS) {
+        if (!run->events_state(run->ctx, xref)) goto done;
     } else {
         if (nruns < 3) {
             fprintf(stderr, "nsdae converge: --reference finest needs at least three step counts\n");
@@ -74,8 +77,11 @@ int convergence_study(const convergence_runner *run, const run_options *ro, conv
         if (!run->final_state(run->ctx, steps[nruns - 1], xref)) goto done;
     }
 
-    printf("# %s, scheme %s, T = %.10g, reference: %s\n", ro->src.label, run->scheme,
-           run->stop, ref == CONVERGENCE_EXACT ? "exact" : "finest run");
+    char events_ref[96];
+    snprintf(events_ref, sizeof events_ref, "event-driven (IDA, rtol %g, atol %g)",
+             ro->rtol > 0 ? ro->rtol : NSDAE_EVENTS_RTOL, ro->atol > 0 ? ro->atol : NSDAE_EVENTS_ATOL);
+    printf("# %s, scheme %s, T = %.10g, reference: %s\n", ro->src.label, run->scheme, run->stop,
+           ref == CONVERGENCE_EXACT ? "exact" : ref == CONVERGENCE_EVENTS ? events_ref : "finest run");
     if (ref == CONVERGENCE_FINEST) printf("# reference run: N = %ld\n", steps[nruns - 1]);
     printf("%14s %8s %14s %10s %8s\n", "h", "N", "error", "ratio", "order");
     for (int r = 0; r < nrows; r++) {

@@ -5,7 +5,8 @@
 
 #include "cli/run_options.h"
 
-typedef enum { CONVERGENCE_EXACT, CONVERGENCE_FINEST } convergence_reference;
+/* The reference state at T: a closed form, the run with the largest N, or the event-driven engine. */
+typedef enum { CONVERGENCE_EXACT, CONVERGENCE_FINEST, CONVERGENCE_EVENTS } convergence_reference;
 
 typedef struct convergence_runner {
     int nd;                        /* size of the compared state */
@@ -15,6 +16,8 @@ typedef struct convergence_runner {
     int (*final_state)(void *ctx, long n, double *x);
     /* Exact compared state at stop into x, or 0 when no closed form is known (may be NULL). */
     int (*exact_state)(void *ctx, double *x);
+    /* The event-driven engine's compared state at stop into x; 0 after printing why not. */
+    int (*events_state)(void *ctx, double *x);
     void *ctx;
 } convergence_runner;
 
@@ -42,8 +45,9 @@ void mlcs_runner_free(mlcs_runner *r);
 typedef struct moreau_runner {
     const nsdae_lagrangian *s;
     nsdae_moreau_options base;
+    const run_options *ro;
 } moreau_runner;
 void moreau_runner_init(moreau_runner *r, convergence_runner *run, const nsdae_lagrangian *s,
-                        const nsdae_moreau_options *base);
+                        const nsdae_moreau_options *base, const run_options *ro);
 
 #endif

@@ -1,5 +1,6 @@
 /* What `nsdae converge` compares for each kind of system. */
 #include "cli/convergence.h"
+#include "cli/crosscheck_track.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,17 @@ static int mlcs_exact(void *ctx, double *x)
     return r->ro->src.example && nsdae_builtin_exact(r->ro->src.example, r->ro->src.params.v, r->ro->src.params.n, r->base.stop, x);
 }
 
+/* The engine's state at stop, on the same system and grid end, with --rtol and --atol. */
+static int mlcs_events(void *ctx, double *x)
+{
+    mlcs_runner *r = ctx;
+    xc_system sys;
+    int rc = xc_system_mlcs(&sys, r->s, &r->base, r->ro->rtol, r->ro->atol);
+    if (!rc) rc = xc_engine_final(&sys, "converge", x);
+    xc_system_free(&sys);
+    return !rc;
+}
+
 int mlcs_runner_init(mlcs_runner *r, convergence_runner *run, const nsdae_mlcs *s, const nsdae_stepper_options *base,
                      const run_options *ro)
 {
@@ -42,7 +54,7 @@ int mlcs_runner_init(mlcs_runner *r, convergence_runner *run, const nsdae_mlcs *
                                 base->scheme == NSDAE_SCHEME_EULER   ? "euler"
                                 : base->scheme == NSDAE_SCHEME_THETA ? "theta"
                                                                      : "minnorm",
-                                mlcs_final, mlcs_exact, r};
+                                mlcs_final, mlcs_exact, mlcs_events, r};
     return 1;
 }
 
@@ -67,10 +79,21 @@ static int moreau_final(void *ctx, long n, double *x)
     return 1;
 }
 
+static int moreau_events(void *ctx, double *x)
+{
+    moreau_runner *r = ctx;
+    xc_system sys;
+    int rc = xc_system_contact(&sys, r->s, &r->base, r->ro->rtol, r->ro->atol);
+    if (!rc) rc = xc_engine_final(&sys, "converge", x);
+    xc_system_free(&sys);
+    return !rc;
+}
+
 void moreau_runner_init(moreau_runner *r, convergence_runner *run, const nsdae_lagrangian *s,
-                        const nsdae_moreau_options *base)
+                        const nsdae_moreau_options *base, const run_options *ro)
 {
     r->s = s;
     r->base = *base;
-    *run = (convergence_runner){2 * s->ndof, base->t0, base->stop, "moreau", moreau_final, NULL, r};
+    r->ro = ro;
+    *run = (convergence_runner){2 * s->ndof, base->t0, base->stop, "moreau", moreau_final, NULL, moreau_events, r};
 }

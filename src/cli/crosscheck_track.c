@@ -251,7 +251,8 @@ static int run_end(xc_run *r, const char *cmd, const char *what, long n, nsdae_s
     free(r->row), free(r->b), free(r->c);
     if (r->failed) return out_of_memory();
     if (st == NSDAE_OK) return 0;
-    fprintf(stderr, "nsdae %s: %s with N = %ld: %s\n", cmd, what, n, err->message);
+    if (n > 0) fprintf(stderr, "nsdae %s: %s with N = %ld: %s\n", cmd, what, n, err->message);
+    else fprintf(stderr, "nsdae %s: %s: %s\n", cmd, what, err->message);
     return 1;
 }
 
@@ -294,7 +295,7 @@ int xc_run_stepper(const xc_system *sys, const char *cmd, long n, xc_track *tr)
 int xc_engine_final(const xc_system *sys, const char *cmd, double *x)
 {
     xc_track tr;
-    int rc = xc_run_engine(sys, cmd, 1, &tr);
+    int rc = xc_run_engine(sys, cmd, 0, &tr);
     if (!rc && tr.rows.nrows > 0 && fabs(TABLE_AT(&tr.rows, tr.rows.nrows - 1, 0) - sys->stop) <= 1e-12 * fabs(sys->stop))
         for (int k = 0; k < sys->nx; k++) x[k] = TABLE_AT(&tr.rows, tr.rows.nrows - 1, k + 1);
     else if (!rc) {

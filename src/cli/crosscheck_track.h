@@ -49,7 +49,7 @@ typedef struct xc_track {
 } xc_track;
 
 /* The engine on the grid of n steps (n <= 0: the grid of two rows t0 and stop, for the state at
- * stop). Returns 0, or 1 after printing "nsdae CMD: ..." with the engine's message. */
+ * stop; the message names no N). Returns 0, or 1 after printing "nsdae CMD: ..." with the engine's message. */
 int xc_run_engine(const xc_system *sys, const char *cmd, long n, xc_track *tr);
 
 /* The time stepper with n steps. Returns 0, or 1 after printing. */
