@@ -19,7 +19,7 @@ static int errors_plot(const char *cmd, const char *png, const xc_heading *hd, c
     gnuplot gp;
     if (!gnuplot_open(&gp, cmd, png, title)) return 1;
     FILE *g = gp.g;
-    fputs("set logscale xy\nset format xy '%.0e'\nset key bottom right\nset xlabel 'h'\n"
+    fputs("set logscale xy\nset format xy '%.0e'\nset key below maxrows 3\nset xlabel 'h'\n"
           "set ylabel 'difference to the event-driven run'\n$d << EOD\n", g);
     /* one block per measure, only the points that enter its fit */
     int drawn[XC_NMEASURES] = {0}, blocks = 0, block_of[XC_NMEASURES];
@@ -39,8 +39,21 @@ static int errors_plot(const char *cmd, const char *png, const xc_heading *hd, c
         }
     }
     fputs("EOD\n", g);
+    static const char *const short_name[XC_NMEASURES] = {"err(T)", "err(grid)", "event dt", "post-event"};
+    char hidden[256] = "";
+    for (int m = 0; m < XC_NMEASURES; m++)
+        if (!drawn[m] && isfinite(st->runs[0].err[m]))
+            snprintf(hidden + strlen(hidden), sizeof hidden - strlen(hidden), "%s%s", hidden[0] ? ", " : "",
+                     short_name[m]);
+    if (hidden[0]) {
+        fputs("set label 2 ", g);
+        char text[400];
+        snprintf(text, sizeof text, "at the engine's accuracy, not drawn: %s", hidden);
+        gnuplot_quoted(g, text);
+        fputs(" at graph 0.02, graph 0.96\n", g);
+    }
     if (!blocks) {
-        fputs("set label 1 'every difference is at the engine''s accuracy: nothing to fit' at graph 0.1, graph 0.5\n"
+        fputs("set label 1 'nothing to fit' at graph 0.1, graph 0.5\n"
               "set xrange [1e-3:1]\nset yrange [1e-3:1]\nplot NaN notitle\n", g);
         return !gnuplot_close(&gp, cmd, png);
     }
@@ -57,8 +70,11 @@ static int errors_plot(const char *cmd, const char *png, const xc_heading *hd, c
         first = 0;
     }
     /* the guide, a factor 2 under the finest error at T (not hidden by it): the theory's O(h) */
-    fprintf(g, ", 0.5 * %.17g * (x / %.17g) with lines dt 2 lc rgb 'gray40' title 'slope 1 (implicit Euler: O(h))'\n", e_ref,
+    fprintf(g, ", 0.5 * %.17g * (x / %.17g) with lines dt 2 lc rgb 'gray40' title 'slope 1 (implicit Euler: O(h))'", e_ref,
             h_ref);
+    /* an event is seen at the first grid time after it: the event-time error stays under h */
+    if (block_of[XC_ERR_EVENT_TIME] >= 0) fputs(", x with lines dt 3 lc rgb 'gray70' title 'h (bound of the event-time error)'", g);
+    fputc('\n', g);
     return !gnuplot_close(&gp, cmd, png);
 }
 
@@ -95,15 +111,17 @@ static int overlay_plot(const char *cmd, const char *png, const xc_heading *hd, 
     gnuplot_quoted(g, title);
     fputs("\nset key outside right\n", g);
     long n_coarse = st->runs[0].n, n_fine = st->runs[st->nruns - 1].n;
+    /* the coarse run's steps as points while they stay apart on 1000 pixels */
+    const char *coarse_style = n_coarse <= 300 ? "linespoints pt 6 ps 0.6" : "lines";
     for (int k = 0; k < npanels; k++) {
         fputs("set ylabel ", g);
         gnuplot_quoted(g, sys->names[k]);
         fputc('\n', g);
         if (k == npanels - 1) fputs("set xlabel 't'\n", g);
         fprintf(g, "plot $d index 0 using 1:%d with lines lw 3 lc rgb 'black' title 'event-driven', "
-                   "$d index 1 using 1:%d with linespoints pt 6 ps 0.6 lw 1 lc rgb 'red' title '%s, N = %ld', "
+                   "$d index 1 using 1:%d with %s lw 1.5 lc rgb 'red' title '%s, N = %ld', "
                    "$d index 2 using 1:%d with lines dt 2 lw 2 lc rgb 'blue' title '%s, N = %ld'\n",
-                k + 2, k + 2, hd->scheme, n_coarse, k + 2, hd->scheme, n_fine);
+                k + 2, k + 2, coarse_style, hd->scheme, n_coarse, k + 2, hd->scheme, n_fine);
     }
     fputs("unset multiplot\n", g);
     return !gnuplot_close(&gp, cmd, png);

@@ -40,8 +40,9 @@ void xc_report_table(FILE *out, const xc_heading *hd, const xc_system *sys, cons
         fprintf(out, " %9ld %9ld\n", res->excluded, res->stepper_changes);
     }
     fputs("# err: 2-norm over the states; event dt: the stepper's first mode change minus the engine's first\n"
-          "# event; post-event: the stepper's state there against the engine's restart; excluded: grid rows\n"
-          "# within a step of an event, not in err(grid); switches: the stepper's mode changes.\n", out);
+          "# event; post-event: the stepper's state there against the engine's restart carried along the new\n"
+          "# mode to that time; excluded: grid rows within a step of an event, not in err(grid); switches:\n"
+          "# the stepper's mode changes.\n", out);
     int starred = 0;
     for (int r = 0; r < st->nruns; r++)
         for (int m = 0; m < XC_NMEASURES; m++) starred |= isfinite(st->runs[r].err[m]) && st->runs[r].err[m] <= st->floor[m];
