@@ -27,15 +27,21 @@ static char *name_of(const char *prefix, const char *name, const char *fallback,
     return strdup(buf);
 }
 
-int xc_system_mlcs(xc_system *sys, const nsdae_mlcs *s, const nsdae_stepper_options *so, double rtol, double atol)
+/* What both forms share: the interval and the engine's tolerances (<= 0: its defaults). */
+static void system_begin(xc_system *sys, double t0, double stop, double rtol, double atol)
 {
     memset(sys, 0, sizeof *sys);
-    sys->ms = s;
-    sys->so = *so;
-    sys->t0 = so->t0;
-    sys->stop = so->stop;
+    sys->t0 = t0;
+    sys->stop = stop;
     sys->rtol = rtol > 0 ? rtol : NSDAE_EVENTS_RTOL;
     sys->atol = atol > 0 ? atol : NSDAE_EVENTS_ATOL;
+}
+
+int xc_system_mlcs(xc_system *sys, const nsdae_mlcs *s, const nsdae_stepper_options *so, double rtol, double atol)
+{
+    system_begin(sys, so->t0, so->stop, rtol, atol);
+    sys->ms = s;
+    sys->so = *so;
     sys->nlabel = s->nl + 32; /* one side per row, ":phase" */
     sys->diff = calloc((size_t)s->ny + 1, sizeof *sys->diff);
     if (!sys->diff || !names_init(sys, nsdae_mlcs_differential(s, sys->diff))) return out_of_memory();
@@ -48,13 +54,9 @@ int xc_system_mlcs(xc_system *sys, const nsdae_mlcs *s, const nsdae_stepper_opti
 int xc_system_contact(xc_system *sys, const nsdae_lagrangian *s, const nsdae_moreau_options *mo, double rtol,
                       double atol)
 {
-    memset(sys, 0, sizeof *sys);
+    system_begin(sys, mo->t0, mo->stop, rtol, atol);
     sys->cs = s;
     sys->mo = *mo;
-    sys->t0 = mo->t0;
-    sys->stop = mo->stop;
-    sys->rtol = rtol > 0 ? rtol : NSDAE_EVENTS_RTOL;
-    sys->atol = atol > 0 ? atol : NSDAE_EVENTS_ATOL;
     sys->nlabel = s->ncontacts + 1;
     if (!names_init(sys, 2 * s->ndof)) return out_of_memory();
     for (int j = 0; j < s->ndof; j++) {
