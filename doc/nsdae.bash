@@ -24,7 +24,7 @@ _nsdae()
         --reference) COMPREPLY=($(compgen -W "exact finest events" -- "$cur")); return ;;
         --plot | --out | --csv | --sidecar | --events) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --stop | --step | --steps | --theta | --gamma | --param | --every | --vars | --phase | --title | \
-            --cols | --tol | --rtol | --atol | --mode | --at | --from | --to) return ;;
+            --cols | --tol | --rtol | --atol | --mode | --at | --from | --to | --height) return ;;
     esac
 
     local run="--example --stop --scheme --theta --gamma --gamma-relation --param --select-all"
@@ -35,7 +35,7 @@ _nsdae()
         crosscheck) opts="$run --steps --rtol --atol --plot --csv --json --help" ;;
         check) opts="--example --param --json --verbose --help" ;;
         analyze) opts="--example --param --mode --json --strict --help" ;;
-        restart) opts="--example --param --at --from --to --mode --json --help" ;;
+        restart) opts="--example --param --at --from --to --height --mode --json --help" ;;
         plot) opts="--vars --phase --out --title --help" ;;
         compare) opts="--cols --tol --rtol --help" ;;
         examples) COMPREPLY=($(compgen -W "$examples --help" -- "$cur")); return ;;

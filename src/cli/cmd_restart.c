@@ -26,6 +26,7 @@ static void usage(FILE *out)
 {
     fputs("usage: nsdae restart MODEL [--param NAME=VALUE[,NAME=VALUE...]]... [--json]\n"
           "       nsdae restart MODEL --at NAME=VALUE[,NAME=VALUE...] [--from MODE] [--to MODE] [--json]\n"
+          "       (both forms take --height K)\n"
           "\n"
           "Restart analysis of mode changes (Benveniste et al. 2026): for every change between two long modes that\n"
           "differ in one switch (a state guard crossing, a complementarity closing or opening, an\n"
@@ -46,10 +47,12 @@ static void usage(FILE *out)
           "  --at NAME=VALUE[,...]  left limits: x=.., der(x)=.., der(der(x))=.., time=..; values not\n"
           "                     given are 0\n"
           "  --from MODE, --to MODE  the change, as codes of 'nsdae analyze --mode' (e.g. 1 and 0)\n"
+          "  --height K         analyse the array at height K only (default: search [K_*, K^*])\n"
           "  --json             JSON report: {\"model\", \"transitions\": [{\"from\", \"to\", \"via\",\n"
           "                     \"status\", \"diagnostics\", \"height\", \"impulse_orders\",\n"
           "                     \"restart_equations\", \"undetermined\", \"restart\", \"impulses\",\n"
-          "                     \"sign_error\" (a closing contact that would need a negative percussion)}]}\n"
+          "                     \"sign_error\" (a closing contact that would need a negative percussion),\n"
+          "                     \"brute_force\" (not-rescalable: the unscaled array at small eps)}]}\n"
           "  -h, --help         this text\n"
           "\n"
           "status: ok, partial, underdetermined, inconsistent, not-rescalable, impulsive-state,\n"
@@ -58,12 +61,13 @@ static void usage(FILE *out)
           out);
 }
 
-enum { OPT_PARAM = CLI_OPT_BASE, OPT_EXAMPLE, OPT_JSON, OPT_AT, OPT_FROM, OPT_TO };
+enum { OPT_PARAM = CLI_OPT_BASE, OPT_EXAMPLE, OPT_JSON, OPT_AT, OPT_FROM, OPT_TO, OPT_HEIGHT };
 
 static const struct option long_options[] = {
     {"param", required_argument, NULL, OPT_PARAM}, {"example", required_argument, NULL, OPT_EXAMPLE},
     {"json", no_argument, NULL, OPT_JSON},         {"at", required_argument, NULL, OPT_AT},
     {"from", required_argument, NULL, OPT_FROM},   {"to", required_argument, NULL, OPT_TO},
+    {"height", required_argument, NULL, OPT_HEIGHT},
     {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
 };
 
@@ -71,6 +75,7 @@ typedef struct restart_cmd {
     model_source src;
     int json;
     const char *at, *from, *to;
+    int height;         /* --height K, or -1: search */
     /* filled after loading */
     const nsdae_model *m;
     nsdae_switches *sw;
@@ -78,6 +83,16 @@ typedef struct restart_cmd {
     double time;
     int printed;        /* transitions printed so far */
 } restart_cmd;
+
+/* --height K: a whole number in [0, 64] (the array grows as K times the equations). */
+static int parse_height(const char *value, int *height)
+{
+    double v;
+    if (!cli_parse_double(value, &v) || v != floor(v) || v < 0 || v > 64)
+        return cli_bad_value("restart", "--height", value, "a whole number in [0, 64]");
+    *height = (int)v;
+    return 0;
+}
 
 static int parse(int argc, char **argv, restart_cmd *c)
 {
@@ -95,6 +110,7 @@ static int parse(int argc, char **argv, restart_cmd *c)
         else if (code == OPT_AT) c->at = value;
         else if (code == OPT_FROM) c->from = value;
         else if (code == OPT_TO) c->to = value;
+        else if (code == OPT_HEIGHT) rc = parse_height(value, &c->height);
         else rc = CLI_USAGE;
     }
     if (!rc && first + 1 < argc) {
@@ -265,12 +281,55 @@ static int negative_percussion(const restart_cmd *c, const nsdae_impulse_result 
     return 0;
 }
 
+/* Digest 4.2 item 9: where rescaling fails (D4) the unscaled array at a small eps still gives the
+ * restart values up to O(eps) (Benveniste et al. 2021, section 2.5.3), ill-conditioned as eps -> 0.
+ * Printed under its own key and label so that it is never taken for the structural restart. */
+#define RESTART_BRUTE_EPS 1e-6
+
+static int print_brute_force(const restart_cmd *c, const nsdae_impulse_result *r)
+{
+    double *plus = calloc((size_t)r->nstates + 1, sizeof *plus);
+    nsdae_impulse_numeric num = {0};
+    nsdae_error err = {0};
+    static const char label[] = "brute force (not a structural restart): the unscaled mode change array solved at a "
+                                "finite eps, accurate to O(eps) and ill-conditioned as eps -> 0";
+    int rc = !plus || nsdae_impulse_brute_force(r, c->left, RESTART_MAX_ORDER, RESTART_BRUTE_EPS, plus, NULL, &num, &err);
+    if (c->json) {
+        fputs(", \"brute_force\": {\"label\": ", stdout);
+        json_string(label);
+        printf(", \"eps\": %g, \"restart\": {", RESTART_BRUTE_EPS);
+        for (int k = 0; !rc && k < r->nstates; k++) {
+            char name[256];
+            state_name(c->m, r->states[k].var, r->states[k].order, name, sizeof name);
+            printf("%s", k ? ", " : "");
+            json_string(name);
+            fputs(": ", stdout);
+            json_number(plus[k]);
+        }
+        putchar('}');
+        if (rc) fputs(", \"error\": ", stdout), json_string(plus ? err.message : "out of memory");
+        putchar('}');
+    } else if (rc) {
+        printf("  brute force at eps = %g failed: %s\n", RESTART_BRUTE_EPS, plus ? err.message : "out of memory");
+    } else {
+        printf("  %s (eps = %g):\n", label, RESTART_BRUTE_EPS);
+        for (int k = 0; k < r->nstates; k++) {
+            char name[256];
+            state_name(c->m, r->states[k].var, r->states[k].order, name, sizeof name);
+            printf("    %s = %.15g\n", name, plus[k]);
+        }
+    }
+    free(plus);
+    return rc;
+}
+
 /* The restart values and impulses at c->left: "restart": {state: value}, "impulses": {var: value}
  * (the rescaled multipliers at t*, e.g. the rope's percussion). Returns 0 or 1 (restart failed:
  * *status says numerically-singular when D7). */
 static int print_numeric(const restart_cmd *c, const nsdae_impulse_result *r, const int *from, const int *to,
                          const char **status)
 {
+    if (!r->system && r->brute && r->verdict == NSDAE_IMPULSE_NOT_RESCALABLE) return print_brute_force(c, r);
     double *plus = calloc((size_t)r->nstates + 1, sizeof *plus), *aux = calloc((size_t)r->navars + 1, sizeof *aux);
     nsdae_impulse_numeric num = {0};
     nsdae_error err = {0};
@@ -445,7 +504,7 @@ static int one_change(restart_cmd *c, const int *from, const int *to, int when)
     nsdae_impulse_input in;
     nsdae_impulse_modes *store = NULL;
     nsdae_impulse_result *r = NULL;
-    nsdae_impulse_options opt = {-1};
+    nsdae_impulse_options opt = {c->height};
     nsdae_expr_pool *pool = NULL; /* the analysis' expressions, over the model's read-only pool */
     int elastic = when >= 0 ? -1 : elastic_closing(c, from, to);
     int *via = calloc((size_t)c->sw->n + 1, sizeof *via);
@@ -739,6 +798,7 @@ static int run(restart_cmd *c)
 int nsdae_cmd_restart(int argc, char **argv)
 {
     restart_cmd c = {0};
+    c.height = -1;
     model_source_init(&c.src);
     nsdae_error err = {0};
     int rc = parse(argc, argv, &c);
