@@ -171,11 +171,17 @@ typedef struct nsdae_impulse_numeric {
     int nonlinear;                  /* the system is nonlinear in its unknowns: the solution
                                        found from the left limits is only locally unique */
     double step;                    /* max-norm distance from the left limits to the solution */
-    double fact_residual;           /* |g| at the left limits when the analysis used facts of the
-                                       guard g (they must nearly hold there); NAN otherwise */
+    double fact_residual;           /* the largest |residual| at the left limits of the facts the
+                                       analysis assumed (the guard g, equations of the new mode the
+                                       previous mode entailed); NAN when it assumed none */
+    int fact_violated;              /* 1: a fact exceeds NSDAE_TOL_FACT (tolerances.h): the call
+                                       returned NSDAE_INVALID_INPUT naming it, nothing solved */
 } nsdae_impulse_numeric;
 
-/* Solves the restart system at a left-limit state by Newton from the left limits.
+/* Solves the restart system at a left-limit state by Newton from the left limits. The facts the
+ * analysis assumed are checked first (digest 1.4 Step D): left limits violating one (a rope not
+ * taut, a state the previous mode does not satisfy) give NSDAE_INVALID_INPUT with the fact's name
+ * and residual, num->fact_violated set and NAN outputs.
  * left[order * nvars + j] = (x_j^(order))^- for order 0 .. max_order (the previous mode's states
  * and whatever derivatives the equations need). Writes state_plus[k] = the restart value of
  * r->states[k] (NAN when undetermined) and, when aux is not NULL, aux[a] = the value of the

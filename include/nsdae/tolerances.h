@@ -34,6 +34,12 @@
 #define NSDAE_TOL_SAME_EXPR     1e-9   /* Lagrangian form: two expressions agree at a test point when
                                           |a - b| <= tol (1 + max(|a|, |b|)) (contact force = gradient) */
 
+/* Restart analysis */
+#define NSDAE_TOL_FACT          1e-8   /* a fact the analysis assumed holds at the left limits when its
+                                          |residual| <= tol s^2, s = max(1, |time|, |left limits|):
+                                          states typed with 8 digits or read from a located event pass,
+                                          a point off the guard (a rope not yet taut) does not */
+
 /* Steppers */
 #define NSDAE_TOL_STOP_TIME     1e-12  /* relative: a last step shorter than this is merged */
 #define NSDAE_MJ_ACTIVATION_THRESHOLD 0.0 /* Moreau-Jean: contact active when g + (h/2) G v <= this

@@ -86,6 +86,11 @@ struct nsdae_impulse_system {
     int *prev_d;
     int *unk_mu;                /* impulse order of each unknown, -1 when unknown */
     const nsdae_expr *guard;    /* the guard g (model leaves) whose root fact the analysis assumed */
+    /* every fact the analysis removed from the array (digest 1.4 Step D): a new-mode equation,
+     * differentiated, in model leaves; it must nearly hold at the left limits (checked at run time) */
+    int nfacts;
+    const nsdae_expr **fact;
+    char **fact_name;
 };
 
 /* Slot of array variable a in the order-0 block of the evaluation environment. */

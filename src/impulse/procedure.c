@@ -89,7 +89,36 @@ void imp_system_free(nsdae_impulse_system *s)
     free(s->params);
     free(s->prev_d);
     free(s->unk_mu);
+    for (int f = 0; f < s->nfacts; f++) free(s->fact_name[f]);
+    free(s->fact);
+    free(s->fact_name);
     free(s);
+}
+
+/* The facts of the array (model equations removed as entailed by the guard or by the previous mode),
+ * once per model-level expression: the same equation at t* and t*+e is one check at the left limits.
+ * Transient laws are not collected (they read pre() leaves, and a law proportional to the guard is
+ * checked through the guard's own equation). */
+static nsdae_status collect_facts(const imp_ctx *cx, const imp_array *a, nsdae_impulse_system *s, nsdae_error *err)
+{
+    s->fact = malloc((size_t)(a->ne ? a->ne : 1) * sizeof *s->fact);
+    s->fact_name = calloc((size_t)(a->ne ? a->ne : 1), sizeof *s->fact_name);
+    if (!s->fact || !s->fact_name) return nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory for the facts");
+    for (int i = 0; i < a->ne; i++) {
+        const imp_aeq *e = &a->e[i];
+        if (!e->fact || e->kind != IMP_EQ_MODEL) continue;
+        const nsdae_expr *f = cx->dnext[e->src * (cx->cmax + 1) + e->m];
+        int seen = 0;
+        for (int t = 0; t < s->nfacts && !seen; t++) seen = s->fact[t] == f;
+        if (seen) continue;
+        char name[256];
+        imp_aeq_name(cx, a, e, name, sizeof name);
+        if (!(s->fact_name[s->nfacts] = malloc(strlen(name) + 1)))
+            return nsdae_error_set(err, NSDAE_NOMEM, "impulse: out of memory for the facts");
+        strcpy(s->fact_name[s->nfacts], name);
+        s->fact[s->nfacts++] = f;
+    }
+    return NSDAE_OK;
 }
 
 nsdae_status imp_system_alloc(const imp_ctx *cx, const imp_array *a, int n, int extra_leaves,
@@ -123,6 +152,11 @@ nsdae_status imp_system_alloc(const imp_ctx *cx, const imp_array *a, int n, int 
     s->n = n;
     s->nparams = cx->in->nparams;
     if (cx->in->nparams) memcpy(s->params, cx->in->params, (size_t)cx->in->nparams * sizeof(double));
+    nsdae_status st = collect_facts(cx, a, s, err);
+    if (st != NSDAE_OK) {
+        imp_system_free(s);
+        return st;
+    }
     *out = s;
     return NSDAE_OK;
 }

@@ -111,6 +111,32 @@ static double continuous_value(const nsdae_impulse_system *sy, const double *lef
     return v;
 }
 
+/* Digest 1.4 Step D [IMPL] item 3: the analysis removed its facts (the guard's root fact, equations the
+ * previous mode entailed) as holding at the left limits; a restart from left limits that violate one
+ * answers a question the model never asks (the previous mode does not reach this change there), so it
+ * is refused, naming the fact. The scale s = max(1, |time|, |left|) makes the test relative for the
+ * quadratic facts of mechanics (L^2 - (x^2 + y^2): |g| <= tol s^2). fact_residual: the largest. */
+static nsdae_status check_facts(const nsdae_impulse_system *sy, const nsdae_eval_env *env, const double *left,
+                                int max_order, double time, nsdae_impulse_numeric *num, nsdae_error *err)
+{
+    double scale = fmax(1, fabs(time)), worst = 0;
+    for (int i = 0; i < (max_order + 1) * sy->nvars; i++) scale = fmax(scale, fabs(left[i]));
+    int bad = -1;
+    num->fact_residual = sy->guard ? fabs(nsdae_expr_eval(sy->guard, env)) : NAN;
+    for (int f = 0; f < sy->nfacts; f++) {
+        double r = fabs(nsdae_expr_eval(sy->fact[f], env));
+        if (!(r <= worst)) worst = r, bad = f; /* NaN counts as the worst */
+    }
+    if (bad >= 0) num->fact_residual = isnan(num->fact_residual) ? worst : fmax(worst, num->fact_residual);
+    double tol = NSDAE_TOL_FACT * scale * scale;
+    if (bad < 0 || worst <= tol) return NSDAE_OK;
+    num->fact_violated = 1;
+    return nsdae_error_set(err, NSDAE_INVALID_INPUT, "impulse: the left limits violate the fact %s that the analysis "
+                           "assumed (it holds where the previous mode reaches this mode change): residual %.6g "
+                           "> %.3g; give a left-limit state on the guard and consistent with the previous mode",
+                           sy->fact_name[bad], worst, tol);
+}
+
 static nsdae_status solve(const nsdae_impulse_result *r, const nsdae_impulse_system *sy, const double *left,
                           int max_order, double eps, double time, double *state_plus, double *aux,
                           nsdae_impulse_numeric *num, nsdae_error *err)
@@ -134,7 +160,14 @@ static nsdae_status solve(const nsdae_impulse_result *r, const nsdae_impulse_sys
         w.x[u] = !sy->unk_head[u] && sy->unk_order[u] <= max_order ? left[sy->unk_order[u] * sy->nvars + sy->unk_var[u]] : 0;
     memcpy(x0, w.x, m * sizeof(double));
     nsdae_eval_env env = {sy->params, sy->nparams, w.env, nl, max_order, time}; /* every block is at t* */
-    num->fact_residual = sy->guard ? fabs(nsdae_expr_eval(sy->guard, &env)) : NAN;
+    nsdae_status fst = check_facts(sy, &env, left, max_order, time, num, err);
+    if (fst != NSDAE_OK) {
+        for (int k = 0; k < r->nstates && state_plus; k++) state_plus[k] = NAN;
+        for (int a = 0; a < r->navars && aux; a++) aux[a] = NAN;
+        work_free(&w);
+        free(x0);
+        return fst;
+    }
     /* 2. Newton with the rank check at every iterate */
     int ok = newton(sy, &env, &w, num);
     num->nonlinear = sy->nonlinear;

@@ -154,3 +154,20 @@ Test(restart, exit_codes)
     cr_expect_eq(restart("--help"), 0);
     HAS(out_text, "usage: nsdae restart MODEL");
 }
+
+/* Digest 1.4 Step D [IMPL] item 3: the rope's closing assumes the fact L^2 - (x^2 + y^2) = 0 at t*; at
+ * (0.9, -0.8), off the circle, its residual is 1 - (0.81 + 0.64) = -0.45 (by hand): no restart is
+ * given, the fact and its residual are named, exit status 1. */
+Test(restart, left_limits_off_the_guard_violate_a_fact)
+{
+    const char *at = "--from 1 --to 0 --at 'x=0.9,y=-0.8,der(x)=1,der(y)=-1,der(der(y))=-9.81'";
+    char args[512];
+    snprintf(args, sizeof args, "examples/cup_and_ball.nsm --json %s", at);
+    cr_expect_eq(restart(args), 1, "%s", err_text);
+    cr_assert(json_ok(out_text), "not JSON:\n%s", out_text);
+    HAS(out_text, "\"restart_error\": \"impulse: the left limits violate the fact L^2 - (x^2 + y^2) = 0@t*");
+    HAS(out_text, "residual 0.45 >");
+    snprintf(args, sizeof args, "examples/cup_and_ball.nsm %s", at);
+    cr_expect_eq(restart(args), 1, "%s", err_text);
+    HAS(out_text, "numeric restart failed: impulse: the left limits violate the fact");
+}

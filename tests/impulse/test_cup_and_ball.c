@@ -322,8 +322,10 @@ Test(impulse_cup, brute_force_array_converges_to_the_inelastic_restart)
     change_destroy(&c);
 }
 
-/* H14: the facts assumed by the analysis are the guard's root fact; at a left state on the circle
- * it holds (|g| = 0), off the circle the residual says how far. */
+/* H14 and digest 1.4 Step D [IMPL] item 3: the facts assumed by the analysis are the guard's root
+ * fact (k1 = L^2 - (x^2 + y^2) at t* and t*+e); at a left state on the circle it holds (|g| = 0),
+ * off the circle (x = 0.9, y = -0.8: |p|^2 = 0.81 + 0.64 = 1.45, g = 1 - 1.45 = -0.45) the restart is
+ * refused, naming k1 and the residual 0.45. */
 Test(impulse_cup, fact_residual_is_the_guard_at_the_left_limits)
 {
     change c;
@@ -331,12 +333,18 @@ Test(impulse_cup, fact_residual_is_the_guard_at_the_left_limits)
     nsdae_impulse_result *r = analyze(&c, -1);
     double left[12], plus[8];
     nsdae_impulse_numeric num;
+    nsdae_error err = {0};
     left_state(left, 4);
     cr_assert_eq(nsdae_impulse_restart(r, left, 2, plus, NULL, &num, NULL), NSDAE_OK);
     cr_expect_leq(num.fact_residual, 1e-15);
-    left[X] = 0.9; /* |p|^2 = 1.45: g = 1 - 1.45 */
-    cr_assert_eq(nsdae_impulse_restart(r, left, 2, plus, NULL, &num, NULL), NSDAE_OK);
+    cr_expect_eq(num.fact_violated, 0);
+    left[X] = 0.9;
+    cr_assert_eq(nsdae_impulse_restart(r, left, 2, plus, NULL, &num, &err), NSDAE_INVALID_INPUT);
     cr_expect_float_eq(num.fact_residual, 0.45, 1e-14);
+    cr_expect_eq(num.fact_violated, 1);
+    cr_expect(strstr(err.message, "k1@t*") != NULL, "%s", err.message);
+    cr_expect(strstr(err.message, "0.45") != NULL, "%s", err.message);
+    cr_expect(isnan(plus[state_index(r, X, 1)]), "nothing solved");
     nsdae_impulse_result_destroy(r);
     change_destroy(&c);
 }
@@ -394,6 +402,32 @@ Test(impulse_cup, guard_on_the_gap_rate_behaves_as_the_exogenous_change)
     cr_expect_float_eq(plus[ix], 0.6, 1e-12);
     cr_expect_float_eq(plus[iy], -0.8, 1e-12);
     cr_expect_leq(num.fact_residual, 1e-15);
+    nsdae_impulse_result_destroy(r);
+    change_destroy(&c);
+}
+
+/* The same check on a velocity fact: with the guard on the gap rate (Appendix D.3) the fact is
+ * k1' = d/dt (L^2 - x^2 - y^2) = -2 p.v; at p = (1.2, -1.6), v = (1, -1), p.v = 1.2 + 1.6 = 2.8 (by
+ * hand), so k1' = -5.6: refused, naming k1'. */
+Test(impulse_cup, velocity_fact_violated_at_the_left_limits_is_refused)
+{
+    change c;
+    cup_setup(&c, CUP_NO_S, NULL, TAUT_NO_S, 0);
+    nsdae_expr_pool *p = c.in.pool;
+    c.in.guard = nsdae_expr_binary(p, NSDAE_EXPR_ADD,
+                                   nsdae_expr_binary(p, NSDAE_EXPR_MUL, nsdae_expr_var(p, X, 0), nsdae_expr_var(p, X, 1)),
+                                   nsdae_expr_binary(p, NSDAE_EXPR_MUL, nsdae_expr_var(p, Y, 0), nsdae_expr_var(p, Y, 1)));
+    nsdae_impulse_result *r = analyze(&c, -1);
+    cr_assert_eq(r->verdict, NSDAE_IMPULSE_PARTIAL);
+    double left[12] = {0}, plus[8];
+    left[X] = 1.2, left[Y] = -1.6, left[4 + X] = 1, left[4 + Y] = -1, left[8 + Y] = -9.81;
+    nsdae_impulse_numeric num;
+    nsdae_error err = {0};
+    cr_assert_eq(nsdae_impulse_restart(r, left, 2, plus, NULL, &num, &err), NSDAE_INVALID_INPUT);
+    cr_expect_eq(num.fact_violated, 1);
+    cr_expect_float_eq(num.fact_residual, 5.6, 1e-14);
+    cr_expect(strstr(err.message, "k1'@t*") != NULL, "%s", err.message);
+    cr_expect(strstr(err.message, "5.6") != NULL, "%s", err.message);
     nsdae_impulse_result_destroy(r);
     change_destroy(&c);
 }

@@ -58,12 +58,12 @@ Test(impulse_diode_off, conducting_to_blocking_restarts_at_the_left_limit)
     cr_assert_geq(ivc, 0);
     cr_expect_eq(r->nstates, 1, "vC is the blocking mode's only state");
     cr_expect(r->states[ivc].determined && r->states[ivc].continuous);
-    /* left limits of the conducting mode at t* = 0: vs(0) = 0 = vD + vC with vD = 0 would give vC = 0;
-     * any vC- shows continuity, take vC- = 8 (a peak's decay), vD- = 0 */
-    double left[2 * N] = {0}, plus[4];
+    /* left limits of the conducting mode, vC- = 8 (a peak's decay), vD- = 0, at the t* where the loop
+     * equation (a fact: the conducting mode entailed it) holds: vs(t*) = 10 sin(100 pi t*) = 8 */
+    double left[2 * N] = {0}, plus[4], tstar = asin(0.8) / (2 * 3.141592653589793 * 50);
     left[VC] = 8, left[N + VC] = -8 / (1e3 * 1e-4);
     nsdae_impulse_numeric num;
-    cr_assert_eq(nsdae_impulse_restart(r, left, 1, plus, NULL, &num, &err), NSDAE_OK, "%s", err.message);
+    cr_assert_eq(nsdae_impulse_restart_at(r, left, 1, tstar, plus, NULL, &num, &err), NSDAE_OK, "%s", err.message);
     cr_expect_float_eq(plus[ivc], 8.0, 1e-14, "vC+ = %.17g", plus[ivc]);
     nsdae_impulse_result_destroy(r);
     nsdae_impulse_modes_destroy(store);
