@@ -268,6 +268,41 @@ nsdae_status nsdae_impulse_newton_law(const nsdae_model *m, const nsdae_switches
 nsdae_status nsdae_impulse_modes_add_transient(nsdae_impulse_modes *store, nsdae_impulse_input *in,
                                                const nsdae_expr *residual, const char *name, nsdae_error *err);
 
+/* ==== mode changes along a time-stepping run ================================================= */
+
+/* A time stepper crosses mode changes without locating them; where the analysis says the model does
+ * not determine the restart (partial, underdetermined), the minimal-norm scheme's pick there is a
+ * regularisation, not physics (issue 10, digest 1.13 [IMPL]). The watch reads each step's long mode
+ * off its values (a complementarity row closed when its multiplier side is positive, open when its
+ * gap side is; a relay at hi, lo or strictly inside (sliding); an `if` by its conditions; a row that
+ * does not tell, such as a grazing contact or a state on its guard's surface, keeps its previous
+ * choice) and analyses each new (from, to) pair once (nsdae_impulse_guard, input_from_modes,
+ * analyze, without transient modes: the MLCS steppers have none). Cost: a few expression
+ * evaluations per step; nothing at all for a model without switches. */
+typedef struct nsdae_impulse_watch nsdae_impulse_watch;
+
+#define NSDAE_IMPULSE_CODE_MAX 128
+
+typedef struct nsdae_impulse_crossing {
+    double t;                                   /* the step that entered the new mode */
+    char from[NSDAE_IMPULSE_CODE_MAX], to[NSDAE_IMPULSE_CODE_MAX];   /* mode codes (nsdae analyze --mode) */
+    nsdae_impulse_verdict verdict;
+    int analysis_failed;                        /* 1: the change could not be analysed (message says why);
+                                                   reported for the first such change only */
+    char message[512];                          /* the first diagnostic, or why the analysis failed */
+} nsdae_impulse_crossing;
+
+/* m must outlive the watch (its expressions are used). */
+nsdae_status nsdae_impulse_watch_create(const nsdae_model *m, nsdae_impulse_watch **out, nsdae_error *err);
+
+/* One step: x[order * nvars + j] = x_j^(order) at time t, orders 0 .. max_order (NAN where not
+ * known). Returns 1 and fills *c when the step entered a new mode through a (from, to) pair met for
+ * the first time that the analysis calls partial or underdetermined, or that could not be analysed
+ * (once per run); 0 otherwise (the first step only sets the mode). */
+int nsdae_impulse_watch_step(nsdae_impulse_watch *w, double t, const double *x, int max_order,
+                             nsdae_impulse_crossing *c);
+void nsdae_impulse_watch_destroy(nsdae_impulse_watch *w);
+
 #ifdef __cplusplus
 }
 #endif

@@ -30,6 +30,7 @@ typedef struct output {
     run_meta *meta;
     const nsdae_mlcs *mlcs;   /* the system whose records are turned into run records */
     const nsdae_lagrangian *contact;
+    struct mode_watch *watch; /* minnorm on a model file: its mode changes against the restart analysis */
 } output;
 
 /* Row callbacks of the engines (ctx: the output): the record as a run record, written (CSV or

@@ -6,6 +6,7 @@
 #include "cli/simulate_run.h"
 #include "cli/simulate_output.h"
 #include "cli/hdf5_sink.h"
+#include "cli/mode_watch.h"
 #include "cli/plot.h"
 #include "cli/progress.h"
 #include "cli/run_meta.h"
@@ -59,6 +60,7 @@ int output_mlcs_row(const nsdae_step_record *rec, void *p)
 {
     output *o = p;
     nsdae_run_record r = nsdae_run_record_mlcs(o->mlcs, rec, o->values);
+    if (o->watch) mode_watch_step(o->watch, rec);
     return emit(o, &r);
 }
 
@@ -269,15 +271,23 @@ static int simulate_mlcs(run_options *ro, output *o)
     nsdae_stepper_options so;
     nsdae_time_grid grid;
     nsdae_error err = {0};
-    int rc = model_source_mlcs(&ro->src, "simulate", &s, NULL);
+    nsdae_translate_info *info = NULL;
+    mode_watch watch = {0};
+    int rc = model_source_mlcs(&ro->src, "simulate", &s, &info);
     if (!rc) warn_structural_gap(s, ro->src.label);
     if (!rc) rc = run_stepper_options(ro, "simulate", s, &so);
+    if (!rc && so.scheme == NSDAE_SCHEME_MINNORM) {
+        mode_watch_open(&watch, ro->src.model, s, info, ro->src.label);
+        o->watch = &watch;
+    }
+    nsdae_translate_info_free(info);
     if (!rc) rc = grid_of("simulate", so.t0, so.stop, so.nsteps, so.step, &grid);
     if (!rc && nsdae_run_columns_mlcs(s, &o->cols, &err) != NSDAE_OK) rc = 1;
     o->mlcs = s;
     if (!rc) rc = output_open(o, &grid);
     if (rc) {
         output_close(o);
+        mode_watch_close(&watch);
         nsdae_mlcs_destroy(s);
         return rc;
     }
@@ -310,6 +320,8 @@ static int simulate_mlcs(run_options *ro, output *o)
                 sum.steps, sum.h, sum.t_end, sum.several, sum.continuum ? " (some a continuum)" : "", note, wall);
     }
     if (!rc) rc = output_after_run(o, ro->src.label);
+    mode_watch_close(&watch);
+    o->watch = NULL;
     nsdae_mlcs_destroy(s);
     return st != NSDAE_OK && !rc ? 1 : rc;
 }
