@@ -16,9 +16,12 @@ import os
 
 import numpy as np
 
-from ._native import Error, Lagrangian, Mlcs, RunParam, RunSettings, RunSummary, StructuralMode, Switches, TranslateInfo, lib
+import json
 
-__all__ = ["NsdaeError", "simulate", "converge", "check", "analyze", "version"]
+from ._native import (Error, Lagrangian, Mlcs, RestartRequest, RunParam, RunSettings, RunSummary, StructuralMode,
+                      Switches, TranslateInfo, lib)
+
+__all__ = ["NsdaeError", "simulate", "converge", "check", "analyze", "restart", "version"]
 
 _STATUS = ["ok", "invalid input", "no solution", "numerical", "parse", "unsupported", "no memory", "io", "limit"]
 
@@ -244,3 +247,38 @@ def _mode_dict(md):
             "c": np.array([r.c[i] for i in range(r.neq)]), "d": np.array([r.d[j] for j in range(r.nvar)]),
             "states": _derivs(r.states, r.nstates, var), "selected_states": _derivs(r.selected, r.nselected, var),
             "dummies": _derivs(r.dummies, r.ndummies, var)}
+
+
+def restart(model, at=None, params=None, from_mode=None, to_mode=None, height=None):
+    """Restart analysis of the model's mode changes (nsdae restart --json): the parsed report,
+    {"model", "transitions": [{"from", "to", "via", "status", "diagnostics", "height", "impulse_orders",
+    "restart_equations", "undetermined", ...}]}. With at (left limits: a dict such as {"x": 0.6,
+    "der(x)": 1, "time": 1}, or the text "x=0.6,der(x)=1"), the numeric restart of one change: the one
+    whose guard is crossed there, or from_mode -> to_mode (codes of analyze); its transition then
+    has "restart" and "impulses", or "restart_error" saying why there is none. height: analyse the
+    array at that K only."""
+    if (from_mode is None) != (to_mode is None):
+        raise ValueError("give both from_mode and to_mode, or neither")
+    if from_mode is not None and at is None:
+        raise ValueError("from_mode and to_mode name the change of a numeric restart: give at too")
+    with _Model(model, params) as m:
+        err = Error()
+        req = RestartRequest()
+        req.height = -1 if height is None else int(height)
+        left = ctypes.POINTER(ctypes.c_double)()
+        if at is not None:
+            text = at if isinstance(at, str) else ",".join("%s=%r" % (k, float(v)) for k, v in at.items())
+            t = ctypes.c_double()
+            _check(lib.nsdae_restart_parse_left(m.ptr, text.encode(), ctypes.byref(left), ctypes.byref(t),
+                                                ctypes.byref(err)), err)
+            req.left, req.time = left, t.value
+        req.from_ = None if from_mode is None else str(from_mode).encode()
+        req.to = None if to_mode is None else str(to_mode).encode()
+        out, failed = ctypes.c_void_p(), ctypes.c_int()
+        try:
+            _check(lib.nsdae_restart_report(m.ptr, ctypes.byref(req), ctypes.byref(out), ctypes.byref(failed),
+                                            ctypes.byref(err)), err)
+            return json.loads(ctypes.string_at(out).decode())
+        finally:
+            lib.nsdae_restart_report_free(out)
+            lib.nsdae_restart_report_free(ctypes.cast(left, ctypes.c_void_p))

@@ -78,6 +78,11 @@ class Sigma(ctypes.Structure):            # structural.h
                 ("var_names", P(c_char_p))]
 
 
+class RestartRequest(ctypes.Structure):   # restart_report.h
+    _fields_ = [("left", P(c_double)), ("time", c_double), ("from_", c_char_p), ("to", c_char_p),
+                ("height", c_int), ("text", c_int)]
+
+
 class Deriv(ctypes.Structure):
     _fields_ = [("var", c_int), ("order", c_int)]
 
@@ -142,6 +147,9 @@ def _declare(lib):
         "nsdae_structural_mode_destroy": (None, [P(StructuralMode)]),
         "nsdae_structural_verdict_name": (c_char_p, [c_int]),
         "nsdae_structural_deriv_name": (None, [c_char_p, c_int, c_char_p, ctypes.c_size_t]),
+        "nsdae_restart_parse_left": (c_int, [c_void_p, c_char_p, P(P(c_double)), P(c_double), P(Error)]),
+        "nsdae_restart_report": (c_int, [c_void_p, P(RestartRequest), P(c_void_p), P(c_int), P(Error)]),
+        "nsdae_restart_report_free": (None, [c_void_p]),
     }
     for name, (restype, argtypes) in sig.items():
         f = getattr(lib, name)

@@ -141,7 +141,8 @@ static int analyse_change(const nsdae_impulse_watch *w, const int *from, const i
     const nsdae_expr *guard = NULL;
     nsdae_status st = nsdae_expr_pool_create_over(nsdae_model_pool(w->m), &pool, &err);
     if (st == NSDAE_OK) st = nsdae_impulse_guard(w->m, w->sw, pool, from, to, &guard, &err);
-    if (st == NSDAE_OK) st = nsdae_impulse_input_from_modes(w->m, w->sw, pool, from, NULL, to, guard, &in, &store, &err);
+    if (st == NSDAE_OK)
+        st = nsdae_impulse_input_from_modes(w->m, w->sw, pool, from, NULL, to, guard, &in, &store, &err);
     if (st == NSDAE_OK) st = nsdae_impulse_analyze(&in, &opt, &r, &err);
     int verdict = st == NSDAE_OK ? (int)r->verdict : -1;
     if (st != NSDAE_OK) snprintf(c->message, sizeof c->message, "%s", err.message);

@@ -94,6 +94,51 @@ class Analyze(unittest.TestCase):
         self.assertEqual(d["index"], 0)
 
 
+# Benveniste et al. 2026, (49) (digest 2.9): the rope becoming taut at p = (0.6, -0.8), L = 1, with
+# v- = (1, -1), p.v- = 1.4: v+ = v- - (p.v-) p = (0.16, 0.12), percussion 1.4 (force -lambda p).
+CUP_D1 = os.path.join(SOURCE, "examples", "restart", "cup_d1_height_two.nsm")
+CUP = os.path.join(SOURCE, "examples", "cup_and_ball.nsm")
+CUP_AT = {"x": 0.6, "y": -0.8, "der(x)": 1, "der(y)": -1, "der(der(y))": -9.81}
+
+
+class Restart(unittest.TestCase):
+    def test_inelastic_rope_at_the_papers_point(self):
+        r = nsdae.restart(CUP_D1, at=CUP_AT)
+        (tr,) = r["transitions"]
+        self.assertEqual((tr["from"], tr["to"], tr["status"], tr["height"]), ("0", "1", "ok", 1))
+        self.assertAlmostEqual(tr["restart"]["der(x)"], 0.16, delta=1e-12)
+        self.assertAlmostEqual(tr["restart"]["der(y)"], 0.12, delta=1e-12)
+        self.assertAlmostEqual(tr["restart"]["x"], 0.6, delta=1e-14)
+        self.assertAlmostEqual(tr["impulses"]["lambda"], 1.4, delta=1e-12)
+        # the contact form's rope force is -2 p rope: half the percussion, same velocities
+        (tr,) = nsdae.restart(CUP, at="x=0.6,y=-0.8,der(x)=1,der(y)=-1,der(der(y))=-9.81", from_mode=1,
+                              to_mode=0)["transitions"]
+        self.assertAlmostEqual(tr["impulses"]["rope"], 0.7, delta=1e-12)
+        self.assertAlmostEqual(tr["restart"]["der(y)"], 0.12, delta=1e-12)
+
+    def test_every_change_and_the_d1_height(self):
+        r = nsdae.restart(CUP_D1)
+        self.assertEqual(r["model"], "cup_d1_height_two")
+        self.assertEqual([(t["from"], t["to"]) for t in r["transitions"]], [("0", "1"), ("1", "0")])
+        (d1, _) = nsdae.restart(CUP_D1, height=2)["transitions"]
+        self.assertEqual(d1["status"], "partial")
+        self.assertEqual(d1["impulse_orders"]["lambda@t*"], 2)   # Appendix D.1
+
+    def test_refusals(self):
+        bad = dict(CUP_AT, x=0.9)   # off the circle: the fact L^2 - (x^2 + y^2) = 0 has residual 0.45
+        (tr,) = nsdae.restart(CUP_D1, at=bad, from_mode=0, to_mode=1)["transitions"]
+        self.assertIn("residual 0.45", tr["restart_error"])
+        with self.assertRaises(nsdae.NsdaeError) as e:
+            nsdae.restart(CUP_D1, at=CUP_AT, from_mode=7, to_mode=1)
+        self.assertEqual(e.exception.status, "invalid input")
+        with self.assertRaises(nsdae.NsdaeError) as e:
+            nsdae.restart(CUP_D1, at={"z": 1})
+        self.assertIn("not a variable", str(e.exception))
+        with self.assertRaises(nsdae.NsdaeError) as e:
+            nsdae.restart(CUP_D1, at={"x": 0.1, "y": -0.1})
+        self.assertIn("no guard", str(e.exception))
+
+
 class Errors(unittest.TestCase):
     def test_messages_reach_python(self):
         with self.assertRaises(nsdae.NsdaeError) as e:
