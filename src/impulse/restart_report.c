@@ -123,6 +123,19 @@ static int negative_percussion(rr_ctx *c, const nsdae_impulse_result *r, const i
     return 0;
 }
 
+/* The members "state": restart value, ... of every state of r (plus: r->nstates values). */
+static void json_states(rr_ctx *c, const nsdae_impulse_result *r, const double *plus)
+{
+    for (int k = 0; k < r->nstates; k++) {
+        char name[256];
+        state_name(c->m, r->states[k].var, r->states[k].order, name, sizeof name);
+        rt_printf(&c->out, "%s", k ? ", " : "");
+        json_string(&c->out, name);
+        rt_puts(&c->out, ": ");
+        json_number(&c->out, plus[k]);
+    }
+}
+
 /* Digest 4.2 item 9: where rescaling fails (D4) the unscaled array at a small eps still gives the
  * restart values up to O(eps) (Benveniste et al. 2021, section 2.5.3), ill-conditioned as eps -> 0.
  * Printed under its own key and label so that it is never taken for the structural restart. */
@@ -142,14 +155,7 @@ static int print_brute_force(rr_ctx *c, const nsdae_impulse_result *r)
         rt_puts(o, ", \"brute_force\": {\"label\": ");
         json_string(o, label);
         rt_printf(o, ", \"eps\": %g, \"restart\": {", RESTART_BRUTE_EPS);
-        for (int k = 0; !rc && k < r->nstates; k++) {
-            char name[256];
-            state_name(c->m, r->states[k].var, r->states[k].order, name, sizeof name);
-            rt_printf(o, "%s", k ? ", " : "");
-            json_string(o, name);
-            rt_puts(o, ": ");
-            json_number(o, plus[k]);
-        }
+        if (!rc) json_states(c, r, plus);
         rt_putc(o, '}');
         if (rc) rt_puts(o, ", \"error\": "), json_string(o, plus ? err.message : "out of memory");
         rt_putc(o, '}');
@@ -186,14 +192,7 @@ static int print_numeric(rr_ctx *c, const nsdae_impulse_result *r, const int *fr
     if (num.singular) *status = "numerically-singular";
     if (c->json) {
         rt_printf(o, ", \"restart\": {");
-        for (int k = 0; !rc && k < r->nstates; k++) {
-            char name[256];
-            state_name(c->m, r->states[k].var, r->states[k].order, name, sizeof name);
-            rt_printf(o, "%s", k ? ", " : "");
-            json_string(o, name);
-            rt_puts(o, ": ");
-            json_number(o, plus[k]);
-        }
+        if (!rc) json_states(c, r, plus);
         rt_printf(o, "}, \"impulses\": {");
         for (int a = 0, first = 1; !rc && a < r->navars; a++) {
             const nsdae_impulse_avar *v = &r->avars[a];

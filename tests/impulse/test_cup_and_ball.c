@@ -374,18 +374,23 @@ Test(impulse_cup, bad_input_is_an_error_naming_the_cause)
     cr_expect(strstr(err.message, "pool") != NULL, "%s", err.message);
 }
 
+/* Appendix D's change free -> taut with the guard x x' + y y' (on the gap's rate), in the model's pool. */
+static void gap_rate_setup(change *c)
+{
+    cup_setup(c, CUP_NO_S, NULL, TAUT_NO_S, 0);
+    nsdae_expr_pool *p = c->in.pool;
+    c->in.guard = nsdae_expr_binary(p, NSDAE_EXPR_ADD,
+                                    nsdae_expr_binary(p, NSDAE_EXPR_MUL, nsdae_expr_var(p, X, 0), nsdae_expr_var(p, X, 1)),
+                                    nsdae_expr_binary(p, NSDAE_EXPR_MUL, nsdae_expr_var(p, Y, 0), nsdae_expr_var(p, Y, 1)));
+}
+
 /* Benveniste et al. 2026, Appendix D.3: the guard on s' (s' = -2 (x x' + y y') in the free mode) makes k1'
  * at t* the fact (ell = 0) and k1 a conflict: the analysis and conclusion are those of D.2 (K = 2,
  * positions projected, velocities undetermined). Left state tangent: x x' + y y' = 0. */
 Test(impulse_cup, guard_on_the_gap_rate_behaves_as_the_exogenous_change)
 {
     change c;
-    cup_setup(&c, CUP_NO_S, NULL, TAUT_NO_S, 0);
-    /* the guard x x' + y y', in this model's pool */
-    nsdae_expr_pool *p = c.in.pool;
-    c.in.guard = nsdae_expr_binary(p, NSDAE_EXPR_ADD,
-                                   nsdae_expr_binary(p, NSDAE_EXPR_MUL, nsdae_expr_var(p, X, 0), nsdae_expr_var(p, X, 1)),
-                                   nsdae_expr_binary(p, NSDAE_EXPR_MUL, nsdae_expr_var(p, Y, 0), nsdae_expr_var(p, Y, 1)));
+    gap_rate_setup(&c);
     nsdae_impulse_result *r = analyze(&c, -1);
     dump(r);
     cr_assert_eq(r->verdict, NSDAE_IMPULSE_PARTIAL);
@@ -412,11 +417,7 @@ Test(impulse_cup, guard_on_the_gap_rate_behaves_as_the_exogenous_change)
 Test(impulse_cup, velocity_fact_violated_at_the_left_limits_is_refused)
 {
     change c;
-    cup_setup(&c, CUP_NO_S, NULL, TAUT_NO_S, 0);
-    nsdae_expr_pool *p = c.in.pool;
-    c.in.guard = nsdae_expr_binary(p, NSDAE_EXPR_ADD,
-                                   nsdae_expr_binary(p, NSDAE_EXPR_MUL, nsdae_expr_var(p, X, 0), nsdae_expr_var(p, X, 1)),
-                                   nsdae_expr_binary(p, NSDAE_EXPR_MUL, nsdae_expr_var(p, Y, 0), nsdae_expr_var(p, Y, 1)));
+    gap_rate_setup(&c);
     nsdae_impulse_result *r = analyze(&c, -1);
     cr_assert_eq(r->verdict, NSDAE_IMPULSE_PARTIAL);
     double left[12] = {0}, plus[8];
