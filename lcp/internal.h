@@ -238,6 +238,14 @@ void lcp_fast_prepare(lcp_fast *f, int N, const double *Ms, const nsdae_row_kind
 nsdae_status lcp_fast_minnorm(const lcp_fast *f, const nsdae_mlcp *ps, const nsdae_minnorm_spec *spec, double *z,
                               nsdae_minnorm_result *res, nsdae_error *err);
 
+/* ---- states forced in every solution (decompose.c) ------------------------------------------ */
+/* Writes into st (m) the state of each complementarity index that is the same in every solution
+ * of the (vunit) reduced problem, LCP_FREE elsewhere: indices fixed by solving, in topological
+ * order, the strongly connected blocks of R that are P-matrices (by their symmetric part), and
+ * by the sign rule (r_i > 0 whatever the other t >= 0). Returns how many are fixed, -1 on OOM.
+ * Cost O(m^2) per round plus one Lemke per fixed block. */
+int lcp_forced_pattern(const lcp_reduced *r, signed char *st, lcp_arena *ar);
+
 /* ---- branch and bound (minnorm.c) ------------------------------------------------------------ */
 /* The general selection on an (already equilibrated) problem; z and w of size p->size. */
 nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, double *z, double *w,

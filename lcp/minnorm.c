@@ -112,7 +112,10 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
     double *t = lcp_arena_doubles(b->ar, (size_t)k + 1);
     if (!stack || !t)
         return nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
-    int top = 1;   /* root: every index free (calloc'd) */
+    /* root: every index free, except those in the same state in every solution (decompose.c) */
+    if (lcp_forced_pattern(r, stack, b->ar) < 0)
+        return nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
+    int top = 1;
     double ctol = NSDAE_TOL_COMPLEMENTARITY * r->scale;
     while (top > 0) {
         signed char *st = stack + (size_t)(--top) * (m + 1);
