@@ -101,9 +101,12 @@ static int solve_block(presolve *p, const int *comp, int nb)
     }
     if (!lcp_sym_part_pd(nb, p->Rb, p->work) || lcp_lemke(nb, p->Rb, p->qb, p->tb, &p->lw) != 0)
         return 0;
-    for (int c = 0; c < nb; c++) {
-        p->known[comp[c]] = FIXED;
-        p->tval[comp[c]] = fmax(p->tb[c], 0.0);
+    for (int c = 0; c < nb; c++) {   /* fixed: its column moves into every row's fixed part */
+        int j = comp[c];
+        p->known[j] = FIXED;
+        p->tval[j] = fmax(p->tb[c], 0.0);
+        for (int i = 0; i < m; i++)
+            p->shift[i] += r->R[i + (size_t)j * m] * p->tval[j];
     }
     return 1;
 }
@@ -152,10 +155,8 @@ static int block_rule(presolve *p)
                     p->onstack[w] = 0;
                     p->comp[nb++] = w;
                 } while (w != v);
-                if (solve_block(p, p->comp, nb)) {
+                if (solve_block(p, p->comp, nb))
                     fixed += nb;
-                    update_shift(p);
-                }
             }
             depth--;
             if (depth >= 0) {
@@ -195,10 +196,8 @@ int lcp_forced_pattern(const lcp_reduced *r, signed char *st, lcp_arena *ar)
         p.thr[i] = 1e-14 * mx;
     }
     update_shift(&p);
-    for (;;) {
+    for (;;) {   /* the sign rule fixes zeros: the fixed parts stay as they are */
         int a = sign_rule(&p);
-        if (a)
-            update_shift(&p);
         int b = block_rule(&p);
         if (!a && !b)
             break;
