@@ -157,30 +157,33 @@ static int gauss(int n, const double *A, const double *b, double *x)
     return 0;
 }
 
-/* The smallest ||t|| over all solutions (INFINITY: none); *count the number of solutions. */
-static double brute_force(int m, const double *M, const double *q, int *count)
+/* The smallest ||z|| over all solutions of the MLCP whose first n rows are equalities (z free,
+ * w = 0) and the rest complementarity rows (INFINITY: none); *count the number of solutions. */
+static double brute_force(int N, int n, const double *M, const double *q, int *count)
 {
     double best = INFINITY;
     *count = 0;
+    int m = N - n;
     for (unsigned mask = 0; mask < (1u << m); mask++) {
-        /* bit i set: w_i = 0 (row i of M), clear: t_i = 0 (row i of I) */
-        double A[MAXM * MAXM], b[MAXM], t[MAXM];
-        for (int i = 0; i < m; i++) {
-            int wrow = (mask >> i) & 1;
-            for (int j = 0; j < m; j++)
-                A[i + j * m] = wrow ? M[i + j * m] : (i == j);
+        /* equality rows, and per complementarity row i: bit set w_i = 0 (row i of M), clear z_i = 0 */
+        double A[MAXM * MAXM], b[MAXM], z[MAXM];
+        for (int i = 0; i < N; i++) {
+            int wrow = i < n || ((mask >> (i - n)) & 1);
+            for (int j = 0; j < N; j++)
+                A[i + j * N] = wrow ? M[i + j * N] : (i == j);
             b[i] = wrow ? -q[i] : 0;
         }
-        if (gauss(m, A, b, t))
+        if (gauss(N, A, b, z))
             continue;
         int ok = 1;
         double n2 = 0;
-        for (int i = 0; i < m && ok; i++) {
+        for (int i = 0; i < N; i++) {
             double wi = q[i];
-            for (int j = 0; j < m; j++)
-                wi += M[i + j * m] * t[j];
-            ok = t[i] >= -1e-9 && wi >= -1e-9;
-            n2 += t[i] * t[i];
+            for (int j = 0; j < N; j++)
+                wi += M[i + j * N] * z[j];
+            if (i >= n)
+                ok = ok && z[i] >= -1e-9 && wi >= -1e-9;
+            n2 += z[i] * z[i];
         }
         if (ok) {
             (*count)++;
@@ -249,7 +252,7 @@ Test(nonconvex, random_block_triangular_against_brute_force)
         double M[MAXM * MAXM], q[MAXM], z[MAXM], w[MAXM];
         gen_triangular(m, M, q);
         int count;
-        double want = brute_force(m, M, q, &count);
+        double want = brute_force(m, 0, M, q, &count);
         nsdae_mlcp p = {m, M, q, NULL, NULL, NULL};
         nsdae_minnorm_result res;
         nsdae_error err = {0};
@@ -272,4 +275,62 @@ Test(nonconvex, random_block_triangular_against_brute_force)
     }
     /* the family must exercise what it is for: nonconvex problems with several solutions */
     cr_assert(several >= 20 && none >= 5, "solved %d (several solutions: %d), none %d", solved, several, none);
+}
+
+/* The same LCPs behind two equality rows, as Siconos' circuit MLCPs are: rows 0, 1 are
+ * w = A u + B z + c = 0 with A = [3 1; -1 2] (invertible), and u enters the complementarity
+ * rows through C, so the reduced LCP is D - C A^-1 B, no longer triangular in general. The brute
+ * force works on the MLCP itself, and the norm includes u. */
+Test(nonconvex, random_mlcp_with_equality_rows_against_brute_force)
+{
+    int solved = 0, several = 0;
+    for (int rep = 0; rep < 80; rep++) {
+        int m = 5 + rep % 4, N = m + 2;
+        double D[MAXM * MAXM], d[MAXM], M[MAXM * MAXM] = {0}, q[MAXM], z[MAXM], w[MAXM];
+        gen_triangular(m, D, d);
+        for (int i = 0; i < m; i++) {
+            q[2 + i] = d[i];
+            for (int j = 0; j < m; j++)
+                M[2 + i + (2 + j) * N] = D[i + j * m];
+        }
+        double A[4] = {3, -1, 1, 2};   /* column-major [3 1; -1 2] */
+        for (int i = 0; i < 2; i++) {
+            q[i] = urand();
+            for (int j = 0; j < 2; j++)
+                M[i + j * N] = A[i + j * 2];
+        }
+        /* sparse B and C: a row of D that u does not enter keeps its place in the triangular
+         * order, so states stay forced through the elimination */
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < m; j++) {
+                if (urand() > 0.7)
+                    M[i + (2 + j) * N] = urand();
+                if (urand() > 0.7)
+                    M[2 + j + i * N] = urand();
+            }
+        nsdae_row_kind kind[MAXM];
+        for (int i = 0; i < N; i++)
+            kind[i] = i < 2 ? NSDAE_ROW_EQUALITY : NSDAE_ROW_COMPLEMENTARITY;
+        int count;
+        double want = brute_force(N, 2, M, q, &count);
+        nsdae_mlcp p = {N, M, q, kind, NULL, NULL};
+        nsdae_minnorm_result res;
+        nsdae_error err = {0};
+        nsdae_status st = nsdae_lcp_minnorm(&p, NULL, z, w, &res, &err);
+        if (!isfinite(want)) {
+            cr_assert_eq(st, NSDAE_NO_SOLUTION, "rep %d: brute force finds no solution, minnorm %d (%s)", rep, st,
+                         err.message);
+            continue;
+        }
+        cr_assert_eq(st, NSDAE_OK, "rep %d (m %d, %d solutions): %s", rep, m, count, err.message);
+        double n2 = 0;
+        for (int i = 0; i < N; i++)
+            n2 += z[i] * z[i];
+        cr_assert(fabs(sqrt(n2) - want) <= 1e-8 * (1 + want), "rep %d: norm %.17g, brute force %.17g", rep,
+                  sqrt(n2), want);
+        cr_assert(nsdae_mlcp_row_violation(&p, z) <= NSDAE_TOL_RESIDUAL, "rep %d", rep);
+        solved++;
+        several += count > 1;
+    }
+    cr_assert(several >= 10, "solved %d, several solutions %d", solved, several);
 }
