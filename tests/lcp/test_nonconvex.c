@@ -244,32 +244,43 @@ static void gen_triangular(int m, double *M, double *q)
     }
 }
 
+/* minnorm on p against the brute force's smallest norm want (INFINITY: no solution); returns
+ * 1 when p has a solution. */
+static int expect_minnorm(const nsdae_mlcp *p, double want, int count, int rep)
+{
+    double z[MAXM], w[MAXM];
+    nsdae_minnorm_result res;
+    nsdae_error err = {0};
+    nsdae_status st = nsdae_lcp_minnorm(p, NULL, z, w, &res, &err);
+    if (!isfinite(want)) {
+        cr_assert_eq(st, NSDAE_NO_SOLUTION, "rep %d: brute force finds no solution, minnorm %d (%s)", rep, st,
+                     err.message);
+        return 0;
+    }
+    cr_assert_eq(st, NSDAE_OK, "rep %d (size %d, %d solutions): %s", rep, p->size, count, err.message);
+    double n2 = 0;
+    for (int i = 0; i < p->size; i++)
+        n2 += z[i] * z[i];
+    cr_assert(fabs(sqrt(n2) - want) <= 1e-8 * (1 + want), "rep %d: norm %.17g, brute force %.17g", rep, sqrt(n2),
+              want);
+    cr_assert(nsdae_mlcp_row_violation(p, z) <= NSDAE_TOL_RESIDUAL, "rep %d", rep);
+    return 1;
+}
+
 Test(nonconvex, random_block_triangular_against_brute_force)
 {
     int solved = 0, none = 0, several = 0;
     for (int rep = 0; rep < 160; rep++) {
         int m = 5 + rep % 5;
-        double M[MAXM * MAXM], q[MAXM], z[MAXM], w[MAXM];
+        double M[MAXM * MAXM], q[MAXM];
         gen_triangular(m, M, q);
         int count;
         double want = brute_force(m, 0, M, q, &count);
         nsdae_mlcp p = {m, M, q, NULL, NULL, NULL};
-        nsdae_minnorm_result res;
-        nsdae_error err = {0};
-        nsdae_status st = nsdae_lcp_minnorm(&p, NULL, z, w, &res, &err);
-        if (!isfinite(want)) {
-            cr_assert_eq(st, NSDAE_NO_SOLUTION, "rep %d: brute force finds no solution, minnorm %d (%s)", rep, st,
-                         err.message);
+        if (!expect_minnorm(&p, want, count, rep)) {
             none++;
             continue;
         }
-        cr_assert_eq(st, NSDAE_OK, "rep %d (m %d, %d solutions): %s", rep, m, count, err.message);
-        double n2 = 0;
-        for (int i = 0; i < m; i++)
-            n2 += z[i] * z[i];
-        cr_assert(fabs(sqrt(n2) - want) <= 1e-8 * (1 + want), "rep %d: norm %.17g, brute force %.17g", rep,
-                  sqrt(n2), want);
-        cr_assert(nsdae_mlcp_row_violation(&p, z) <= NSDAE_TOL_RESIDUAL, "rep %d", rep);
         solved++;
         several += count > 1;
     }
@@ -286,7 +297,7 @@ Test(nonconvex, random_mlcp_with_equality_rows_against_brute_force)
     int solved = 0, several = 0;
     for (int rep = 0; rep < 80; rep++) {
         int m = 5 + rep % 4, N = m + 2;
-        double D[MAXM * MAXM], d[MAXM], M[MAXM * MAXM] = {0}, q[MAXM], z[MAXM], w[MAXM];
+        double D[MAXM * MAXM], d[MAXM], M[MAXM * MAXM] = {0}, q[MAXM];
         gen_triangular(m, D, d);
         for (int i = 0; i < m; i++) {
             q[2 + i] = d[i];
@@ -314,21 +325,8 @@ Test(nonconvex, random_mlcp_with_equality_rows_against_brute_force)
         int count;
         double want = brute_force(N, 2, M, q, &count);
         nsdae_mlcp p = {N, M, q, kind, NULL, NULL};
-        nsdae_minnorm_result res;
-        nsdae_error err = {0};
-        nsdae_status st = nsdae_lcp_minnorm(&p, NULL, z, w, &res, &err);
-        if (!isfinite(want)) {
-            cr_assert_eq(st, NSDAE_NO_SOLUTION, "rep %d: brute force finds no solution, minnorm %d (%s)", rep, st,
-                         err.message);
+        if (!expect_minnorm(&p, want, count, rep))
             continue;
-        }
-        cr_assert_eq(st, NSDAE_OK, "rep %d (m %d, %d solutions): %s", rep, m, count, err.message);
-        double n2 = 0;
-        for (int i = 0; i < N; i++)
-            n2 += z[i] * z[i];
-        cr_assert(fabs(sqrt(n2) - want) <= 1e-8 * (1 + want), "rep %d: norm %.17g, brute force %.17g", rep,
-                  sqrt(n2), want);
-        cr_assert(nsdae_mlcp_row_violation(&p, z) <= NSDAE_TOL_RESIDUAL, "rep %d", rep);
         solved++;
         several += count > 1;
     }
