@@ -1,5 +1,5 @@
 # What libnsdae and libnsdae_lcp link against, found on this machine by name and given as imported
-# targets: nsdae::siconos_numerics, nsdae::lapacke, nsdae::openblas, nsdae::sundials_ida.
+# targets: nsdae::siconos_numerics, nsdae::lapacke, nsdae::openblas, nsdae::sundials_ida, nsdae::klu.
 #
 # Read twice: by nsdae's own build (CMakeLists.txt) and, installed next to nsdaeConfig.cmake, by
 # find_package(nsdae) on the consumer's machine. The exported targets name these targets, never a
@@ -55,5 +55,19 @@ if(NOT TARGET nsdae::sundials_ida)
       INTERFACE_LINK_LIBRARIES "${SUNDIALS_NVECSERIAL_LIBRARY}")
   else()
     list(APPEND NSDAE_MISSING_DEPENDENCIES "SUNDIALS IDA (Debian: libsundials-dev)")
+  endif()
+endif()
+
+# SuiteSparse KLU (the MLCS stepper's sparse step matrix, src/stepping/sparse_step.c): Debian ships
+# no pkg-config file for SuiteSparse 5, so by hand; libklu.so brings AMD, COLAMD and BTF with it.
+if(NOT TARGET nsdae::klu)
+  find_path(KLU_INCLUDE_DIR NAMES klu.h PATH_SUFFIXES suitesparse)
+  find_library(KLU_LIBRARY NAMES klu)
+  if(KLU_INCLUDE_DIR AND KLU_LIBRARY)
+    add_library(nsdae::klu UNKNOWN IMPORTED)
+    set_target_properties(nsdae::klu PROPERTIES
+      IMPORTED_LOCATION "${KLU_LIBRARY}" INTERFACE_INCLUDE_DIRECTORIES "${KLU_INCLUDE_DIR}")
+  else()
+    list(APPEND NSDAE_MISSING_DEPENDENCIES "SuiteSparse KLU (Debian: libsuitesparse-dev)")
   endif()
 endif()

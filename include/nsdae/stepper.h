@@ -42,6 +42,20 @@ const char *nsdae_scheme_name(nsdae_scheme scheme);
 /* The scheme of a name; INVALID_INPUT naming it and the known names when it is none of them. */
 nsdae_status nsdae_scheme_from_name(const char *name, nsdae_scheme *out, nsdae_error *err);
 
+/* How a step's MLCP is solved (minnorm and theta schemes; euler is always dense).
+ *   AUTO    the sparse path wherever it applies, else dense (the default: 0).
+ *   DENSE   the whole step MLCP, dense, through nsdae_lcp_minnorm (branch and bound when needed).
+ *   SPARSE  the sparse path on every step, UNSUPPORTED where it does not apply.
+ * The sparse path (KLU, SuiteSparse) applies when every MLCS row is a complementarity row, the
+ * step matrix restricted to the y rows is regular and the LCP it leaves on the MLCS rows has a
+ * positive definite symmetric part: then the step has one solution (nsol 1) and that is the
+ * minimal-norm one, found by warm-started principal pivoting; tested once per phase and h. */
+typedef enum nsdae_step_solver {
+    NSDAE_STEP_SOLVER_AUTO = 0,
+    NSDAE_STEP_SOLVER_DENSE,
+    NSDAE_STEP_SOLVER_SPARSE
+} nsdae_step_solver;
+
 typedef struct nsdae_stepper_options {
     nsdae_scheme scheme;
     double theta;            /* in [1/2, 1]; <= 0 means the scheme's default */
@@ -57,6 +71,7 @@ typedef struct nsdae_stepper_options {
                               * rows and the complementarity relations read them (gamma y1 + (1 - gamma) y0)
                               * and no longer the multipliers, which enter at t1: Siconos' EulerMoreauOSI
                               * with setUseGammaForRelation(true); default 0 */
+    nsdae_step_solver solver; /* default AUTO */
 } nsdae_stepper_options;
 
 /* minnorm, theta and gamma unset, [0, 1] with step = 0.01 (nsteps 0: setting step alone takes
@@ -90,6 +105,7 @@ typedef struct nsdae_stepper_summary {
                                 by NSDAE_LCP_COUNT_MAX_M complementarity rows, or off) */
     double t_end;            /* time reached */
     double h;                /* nominal step */
+    long sparse;             /* steps solved on the sparse path (nsdae_step_solver) */
 } nsdae_stepper_summary;
 
 /* The number of steps the options give, and the nominal step h (the last step may be shorter):

@@ -4,6 +4,7 @@
 #include <nsdae/time_grid.h>
 #include <nsdae/tolerances.h>
 
+#include "stepping/sparse_step.h"
 #include "stepping/step_mlcp.h"
 
 #include <math.h>
@@ -185,6 +186,75 @@ static void format_state(char *buf, size_t size, const nsdae_mlcs *s, const doub
     }
 }
 
+/* The two ways of solving a step: the dense step MLCP (allocated on first use: (ny + nl)^2
+ * doubles) and the sparse path (sparse_step.h), tried first unless the options say dense. */
+typedef struct step_paths {
+    step_mlcp sm;
+    int have_dense;
+    sparse_step ss;
+    int have_sparse;
+    double *lambda0;   /* nl: the previous multipliers, kept apart from z, which a failed sparse try overwrites */
+} step_paths;
+
+static nsdae_status paths_init(step_paths *p, const nsdae_mlcs *s, const nsdae_stepper_options *o, nsdae_error *err)
+{
+    memset(p, 0, sizeof *p);
+    p->lambda0 = calloc((size_t)s->nl + 1, sizeof *p->lambda0);
+    if (!p->lambda0) return nsdae_error_set(err, NSDAE_NOMEM, "stepper: out of memory");
+    if (o->scheme != NSDAE_SCHEME_EULER && o->solver != NSDAE_STEP_SOLVER_DENSE) {
+        int r = sparse_step_init(&p->ss, s);
+        if (r < 0) return nsdae_error_set(err, NSDAE_NOMEM, "stepper: out of memory");
+        p->have_sparse = r;
+    }
+    if (o->solver == NSDAE_STEP_SOLVER_SPARSE && !p->have_sparse)
+        return nsdae_error_set(err, NSDAE_UNSUPPORTED, "stepper: the sparse path needs a minnorm or theta scheme "
+                                                       "and complementarity rows only");
+    return NSDAE_OK;
+}
+
+static void paths_free(step_paths *p)
+{
+    if (p->have_dense) step_mlcp_free(&p->sm);
+    if (p->have_sparse) sparse_step_free(&p->ss);
+    free(p->lambda0);
+}
+
+/* One step from (t0, y) to t0 + h into z, w: sparse when it applies, else dense. *residual: the
+ * step MLCP's max-norm residual at z, from the path that solved it. */
+static nsdae_status path_step(step_paths *p, const nsdae_mlcs *s, const nsdae_stepper_options *o, selection *sel,
+                              nsdae_lcp_workspace *lws, double t0, double h, double theta, double gamma,
+                              const double *y, double *z, double *w, long *nsol, int *sparse, double *residual,
+                              nsdae_error *err)
+{
+    *sparse = 0;
+    memcpy(p->lambda0, z + s->ny, (size_t)s->nl * sizeof *z);
+    if (p->have_sparse) {
+        int r = sparse_step_prepare(&p->ss, s, t0, h, theta, gamma, o->gamma_relation, y, p->lambda0);
+        if (r < 0) return nsdae_error_set(err, NSDAE_NOMEM, "stepper: out of memory");
+        nsdae_status st = NSDAE_UNSUPPORTED;
+        if (r == 1) st = sparse_step_solve(&p->ss, z, w, err);
+        else if (o->solver == NSDAE_STEP_SOLVER_SPARSE)
+            nsdae_error_set(err, st, "stepper: the sparse path has no single-solution certificate for this step "
+                                     "(singular step matrix, or an LCP whose symmetric part is not positive definite)");
+        if (st == NSDAE_OK) {
+            *nsol = 1;
+            *sparse = 1;
+            *residual = sparse_step_residual(&p->ss, z);
+            return NSDAE_OK;
+        }
+        if (o->solver == NSDAE_STEP_SOLVER_SPARSE) return st;
+    }
+    if (!p->have_dense) {
+        nsdae_status st = step_mlcp_init(&p->sm, s, err);
+        if (st != NSDAE_OK) return st;
+        p->have_dense = 1;
+    }
+    step_mlcp_build(&p->sm, s, t0, h, theta, gamma, o->gamma_relation, y, p->lambda0);
+    nsdae_status st = solve_step(&p->sm, o, sel, lws, y, z, w, nsol, err);
+    if (st == NSDAE_OK) *residual = step_mlcp_residual(&p->sm, z);
+    return st;
+}
+
 nsdae_status nsdae_stepper_run(const nsdae_mlcs *s, const nsdae_stepper_options *o, nsdae_step_callback cb,
                                void *ctx, double *y_end, nsdae_stepper_summary *summary, nsdae_error *err)
 {
@@ -197,18 +267,18 @@ nsdae_status nsdae_stepper_run(const nsdae_mlcs *s, const nsdae_stepper_options 
     if (st != NSDAE_OK) return st;
 
     const long n = grid.n;
+    const size_t size = (size_t)s->ny + (size_t)s->nl;
     sum.h = grid.h;
     sum.t_end = o->t0;
-    step_mlcp sm;
+    step_paths paths;
     selection sel = {0};
-    st = step_mlcp_init(&sm, s, err);
-    if (st != NSDAE_OK) return st;
     nsdae_lcp_workspace *lws = NULL;
-    st = selection_init(&sel, s, o, err);
+    st = paths_init(&paths, s, o, err);
+    if (st == NSDAE_OK) st = selection_init(&sel, s, o, err);
     if (st == NSDAE_OK) st = nsdae_lcp_workspace_create(&lws, err);
-    double *y = calloc((size_t)s->ny, sizeof *y);
-    double *z = calloc((size_t)sm.size, sizeof *z);
-    double *w = calloc((size_t)sm.size, sizeof *w);
+    double *y = calloc((size_t)s->ny + 1, sizeof *y);
+    double *z = calloc(size + 1, sizeof *z);
+    double *w = calloc(size + 1, sizeof *w);
     if (st == NSDAE_OK && (!y || !z || !w)) st = nsdae_error_set(err, NSDAE_NOMEM, "stepper: out of memory");
     if (st != NSDAE_OK) goto done;
 
@@ -221,10 +291,11 @@ nsdae_status nsdae_stepper_run(const nsdae_mlcs *s, const nsdae_stepper_options 
         double t0 = nsdae_time_grid_time(&grid, k), t1 = nsdae_time_grid_time(&grid, k + 1);
         double hk = nsdae_time_grid_step(&grid, k);
         /* z still holds the previous step's multipliers (0 at t0, as Siconos starts r at 0): the
-         * lambda_k of gamma < 1, read before solve_step overwrites z */
-        step_mlcp_build(&sm, s, t0, hk, theta, gamma, o->gamma_relation, y, z + s->ny);
+         * lambda_k of gamma < 1, read before the step overwrites z */
         long nsol = 0;
-        st = solve_step(&sm, o, &sel, lws, y, z, w, &nsol, err);
+        int sparse = 0;
+        double residual = 0.0;
+        st = path_step(&paths, s, o, &sel, lws, t0, hk, theta, gamma, y, z, w, &nsol, &sparse, &residual, err);
         if (st != NSDAE_OK) {
             char state[400];
             format_state(state, sizeof state, s, y);
@@ -241,10 +312,11 @@ nsdae_status nsdae_stepper_run(const nsdae_mlcs *s, const nsdae_stepper_options 
         memcpy(y, z, (size_t)s->ny * sizeof *y);
         sum.steps = k + 1;
         sum.t_end = t1;
+        sum.sparse += sparse;
         if (nsol > 1 || nsol < 0) sum.several++;
         if (nsol == 0) sum.uncounted++;
         if (nsol < 0) sum.continuum++;
-        rec = (nsdae_step_record){k + 1, t1, y, z + s->ny, nsol, step_mlcp_residual(&sm, z)};
+        rec = (nsdae_step_record){k + 1, t1, y, z + s->ny, nsol, residual};
         if (cb && cb(&rec, ctx)) break;
     }
 done:
@@ -253,6 +325,6 @@ done:
     free(y); free(z); free(w);
     selection_free(&sel);
     nsdae_lcp_workspace_destroy(lws);
-    step_mlcp_free(&sm);
+    paths_free(&paths);
     return st;
 }
