@@ -23,36 +23,36 @@ static double component_size(const sparse_step *ss, const double *s, const doubl
     return c > 0 ? c / zmax : 0;
 }
 
-double sparse_row_violation(const sparse_step *ss, const double *z)
+double sparse_row_violation(sparse_step *ss, const double *z)
 {
     const csc *M = &ss->M;
     const int N = ss->n;
-    double *w = ss->chk, *s = w + N, *fl = s + N, *cmax = fl + N;
+    double *w = ss->chk, *s = w + N, *fl = s + N;
     double zs = 0, zmax = 0, worst = 0;
     for (int i = 0; i < N; i++) {
         w[i] = ss->q[i];
         s[i] = fabs(ss->q[i]);
-        fl[i] = 0;
     }
     for (int j = 0; j < N; j++) {
-        cmax[j] = 0;
+        const double zj = z[j], az = fabs(zj), cz = ss->cmax[j] * az;
         for (int k = M->colp[j]; k < M->colp[j + 1]; k++) {
-            w[M->rowi[k]] += M->val[k] * z[j];
-            s[M->rowi[k]] += fabs(M->val[k] * z[j]);
-            cmax[j] = fmax(cmax[j], fabs(M->val[k]));
+            double t = M->val[k] * zj;
+            w[M->rowi[k]] += t;
+            s[M->rowi[k]] += fabs(t);
         }
-        zmax = fmax(zmax, fabs(z[j]));
-        zs = fmax(zs, cmax[j] * fabs(z[j]));
+        if (az > zmax) zmax = az;
+        if (cz > zs) zs = cz;
     }
-    for (int j = 0; j < N; j++)
-        for (int k = M->colp[j]; k < M->colp[j + 1]; k++)
-            if (cmax[j] > 0) fl[M->rowi[k]] += fabs(M->val[k]) / cmax[j];
+    double residual = 0.0;
     for (int i = 0; i < N; i++) {
         if (!isfinite(z[i]) || !isfinite(w[i])) worst = INFINITY;
-        fl[i] = 64 * N * EPS * fl[i] * zs;
+        fl[i] = 64 * N * EPS * ss->rs[i] * zs;
         s[i] += fl[i];
         if (!isfinite(s[i])) worst = INFINITY;
+        double r = i < ss->ny ? fabs(w[i]) : fmax(fmax(-z[i], -w[i]), fmin(fabs(z[i]), fabs(w[i])));
+        if (r > residual) residual = r;
     }
+    ss->residual = residual;
     for (int i = 0; i < N && worst < INFINITY; i++) {
         double wr = s[i] > 0 ? copysign(fmax(0, fabs(w[i]) - fl[i]), w[i]) / s[i] : 0, e;
         if (i < ss->ny) {

@@ -55,19 +55,21 @@ static int factor_pattern(sparse_step *ss)
     return 0;
 }
 
-/* w = M z + q and each row's terms |q_i| + sum_j |M_ij z_j|. */
-static void residual_rows(sparse_step *ss, const double *z, double *w)
+/* w = M z + q and each row's terms |q_i| + sum_j |M_ij z_j|, on the MLCS rows only (the y rows
+ * hold by construction): what the sign test reads. */
+static void relation_rows(sparse_step *ss, const double *z, double *w)
 {
-    const csc *M = &ss->M;
-    for (int i = 0; i < ss->n; i++) {
-        w[i] = ss->q[i];
-        ss->rowsum[i] = fabs(ss->q[i]);
-    }
-    for (int j = 0; j < M->cols; j++)
-        for (int k = M->colp[j]; k < M->colp[j + 1]; k++) {
-            w[M->rowi[k]] += M->val[k] * z[j];
-            ss->rowsum[M->rowi[k]] += fabs(M->val[k] * z[j]);
+    for (int i = 0; i < ss->nl; i++) {
+        const int r = ss->ny + i;
+        double wi = ss->q[r], si = fabs(ss->q[r]);
+        for (int e = ss->lrowp[i]; e < ss->lrowp[i + 1]; e++) {
+            double t = ss->lval[e] * z[ss->lcol[e]];
+            wi += t;
+            si += fabs(t);
         }
+        w[r] = wi;
+        ss->rowsum[r] = si;
+    }
 }
 
 /* The pattern's point: z solves the y rows and the rows in the pattern with w = 0, and l = 0 off it. */
@@ -78,7 +80,7 @@ static int pattern_point(sparse_step *ss, double *z, double *w)
     if (!klu_solve(ss->sym, ss->num, ss->n, 1, z, &ss->common)) return -1;
     for (int i = 0; i < ss->nl; i++)
         if (!ss->active[i]) z[ss->ny + i] = 0.0;
-    residual_rows(ss, z, w);
+    relation_rows(ss, z, w);
     return 0;
 }
 
@@ -173,7 +175,10 @@ nsdae_status sparse_step_solve(sparse_step *ss, double *z, double *w, nsdae_erro
         for (long it = 0; it < max_iters; it++) {
             if (pattern_point(ss, z, w)) break;
             if (flip_violated(ss, z, w, it >= SPARSE_LCP_BLOCK_ITERS) == 0) {
-                if (sparse_row_violation(ss, z) <= NSDAE_TOL_RESIDUAL) return NSDAE_OK;
+                if (sparse_row_violation(ss, z) <= NSDAE_TOL_RESIDUAL) {
+                    memcpy(w, ss->chk, (size_t)ss->n * sizeof *w);
+                    return NSDAE_OK;
+                }
                 break;
             }
         }

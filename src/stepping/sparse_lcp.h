@@ -13,7 +13,8 @@ int sparse_lcp_classify(sparse_step *ss);
 
 /* The worst violation of z over the rows of the step MLCP (M, q) in compressed columns, each row
  * against its own terms: the measure of nsdae_mlcp_row_violation (lcp/check.c), term for term,
- * in O(nnz). kind: the first ny rows equalities, the rest complementarity. */
-double sparse_row_violation(const sparse_step *ss, const double *z);
+ * in O(nnz). kind: the first ny rows equalities, the rest complementarity. Leaves w = M z + q in
+ * ss->chk and the step residual at z (step_mlcp_residual's) in ss->residual. */
+double sparse_row_violation(sparse_step *ss, const double *z);
 
 #endif

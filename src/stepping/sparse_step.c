@@ -4,6 +4,7 @@
 #include "stepping/sparse_step.h"
 #include "stepping/sparse_lcp.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,7 +72,8 @@ void sparse_step_free(sparse_step *ss)
     if (ss->num) klu_free_numeric(&ss->num, &ss->common);
     if (ss->sym) klu_free_symbolic(&ss->sym, &ss->common);
     csc_free(&ss->M);
-    free(ss->ph); free(ss->diag); free(ss->kval); free(ss->active); free(ss->factored); free(ss->S);
+    free(ss->ph); free(ss->diag); free(ss->kval); free(ss->lrowp); free(ss->lcol); free(ss->lval);
+    free(ss->cmax); free(ss->rs); free(ss->active); free(ss->factored); free(ss->S);
     free(ss->q); free(ss->rhs); free(ss->w); free(ss->rowsum); free(ss->work); free(ss->chk);
     free(ss->b0); free(ss->b1); free(ss->c0); free(ss->c1); free(ss->col_weight);
     memset(ss, 0, sizeof *ss);
@@ -139,6 +141,37 @@ static int append_column(sparse_step *ss, const sparse_phase *p, int j, double h
     return k;
 }
 
+/* What the pivoting and the per-row check read of M once per matrix: its MLCS rows by rows, its
+ * column maxima and each row's entries relative to them. */
+static int matrix_summaries(sparse_step *ss)
+{
+    const csc *M = &ss->M;
+    const int ny = ss->ny, nl = ss->nl, n = ss->n, nnz = M->colp[n];
+    free(ss->lrowp); free(ss->lcol); free(ss->lval); free(ss->cmax); free(ss->rs);
+    ss->lrowp = calloc((size_t)nl + 2, sizeof *ss->lrowp);
+    ss->lcol = malloc(((size_t)nnz + 1) * sizeof *ss->lcol);
+    ss->lval = malloc(((size_t)nnz + 1) * sizeof *ss->lval);
+    ss->cmax = calloc((size_t)n + 1, sizeof *ss->cmax);
+    ss->rs = calloc((size_t)n + 1, sizeof *ss->rs);
+    if (!ss->lrowp || !ss->lcol || !ss->lval || !ss->cmax || !ss->rs) return -1;
+    for (int e = 0; e < nnz; e++)
+        if (M->rowi[e] >= ny) ss->lrowp[M->rowi[e] - ny + 2]++;
+    for (int i = 0; i < nl; i++) ss->lrowp[i + 2] += ss->lrowp[i + 1];
+    for (int j = 0; j < n; j++)
+        for (int e = M->colp[j]; e < M->colp[j + 1]; e++) {
+            double a = fabs(M->val[e]);
+            if (a > ss->cmax[j]) ss->cmax[j] = a;
+            if (M->rowi[e] < ny) continue;
+            int at = ss->lrowp[M->rowi[e] - ny + 1]++;
+            ss->lcol[at] = j;
+            ss->lval[at] = M->val[e];
+        }
+    for (int j = 0; j < n; j++)
+        for (int e = M->colp[j]; e < M->colp[j + 1]; e++)
+            if (ss->cmax[j] > 0) ss->rs[M->rowi[e]] += fabs(M->val[e]) / ss->cmax[j];
+    return 0;
+}
+
 /* The step matrix of the key (phase p1, h, theta, gamma, gamma_relation): structure and values. */
 static int build_matrix(sparse_step *ss, int phase, double h, double theta, double gamma, int gr)
 {
@@ -161,7 +194,7 @@ static int build_matrix(sparse_step *ss, int phase, double h, double theta, doub
         k = append_column(ss, p, j, h, ga_diff, rel, k);
     }
     ss->M.colp[ss->n] = k;
-    return 0;
+    return matrix_summaries(ss);
 }
 
 /* q of step_mlcp_build: y rows -[E1 y0 + h sum_j (1 - w_ij) A0_ij y0_j + h (1 - ga) B0 lambda0

@@ -42,6 +42,10 @@ typedef struct sparse_step {
     csc M;                  /* n x n: the pattern of M plus the diagonal of the multiplier block */
     int *diag;              /* nl: entry index of (ny+i, ny+i) in M */
     double *kval;           /* values of the pattern matrix (rows outside the pattern: unit rows) */
+    int *lrowp, *lcol;      /* the MLCS rows of M in compressed rows (nl + 1, their entries): w per pivot */
+    double *lval;
+    double *cmax, *rs;      /* n each: max_i |M_ij| per column, sum_j |M_ij| / cmax_j per row (the check's
+                             * rounding level, fixed per matrix) */
     klu_common common;
     klu_symbolic *sym;
     klu_numeric *num;
@@ -54,6 +58,7 @@ typedef struct sparse_step {
     double *chk;                           /* 4n: scratch of the per-row check */
     double *b0, *b1, *c0, *c1;             /* MLCS right-hand sides at t0, t1 */
     double *col_weight;                    /* ny */
+    double residual;                       /* max-norm step residual at the last accepted point */
     long refactors, factors;               /* counters for the benchmark */
 } sparse_step;
 
@@ -68,7 +73,8 @@ void sparse_step_free(sparse_step *ss);
 int sparse_step_prepare(sparse_step *ss, const nsdae_mlcs *s, double t0, double h, double theta, double gamma,
                         int gamma_relation, const double *y0, const double *lambda0);
 
-/* The step's unique solution into z (n) and w (n), checked row by row (sparse_check.h).
+/* The step's unique solution into z (n) and w (n), checked row by row (sparse_lcp.h); sets
+ * ss->residual (the residual step_mlcp_residual would give at z).
  * NSDAE_OK, or NUMERICAL when pivoting and Lemke both fail to give an accepted point (the caller
  * then solves the step densely). */
 nsdae_status sparse_step_solve(sparse_step *ss, double *z, double *w, nsdae_error *err);

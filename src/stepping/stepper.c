@@ -239,7 +239,7 @@ static nsdae_status path_step(step_paths *p, const nsdae_mlcs *s, const nsdae_st
         if (st == NSDAE_OK) {
             *nsol = 1;
             *sparse = 1;
-            *residual = sparse_step_residual(&p->ss, z);
+            *residual = p->ss.residual;
             return NSDAE_OK;
         }
         if (o->solver == NSDAE_STEP_SOLVER_SPARSE) return st;
