@@ -261,3 +261,41 @@ Test(sparse_step, rlc_diode_every_step_sparse)
     free(t.y);
     nsdae_mlcs_destroy(s);
 }
+
+/* y' = 1 - l, 0 <= 1 - y _|_ l >= 0 (a ramp clamped at 1: S = h > 0, one solution) has the
+ * certificate; the same with l acting on nothing (S = 0: a continuum of l while y < 1) has not,
+ * and SPARSE says so instead of guessing, while AUTO falls back to the dense path. */
+Test(sparse_step, certificate_or_unsupported)
+{
+    for (int acts = 0; acts < 2; acts++) {
+        nsdae_mlcs *s = NULL;
+        cr_assert_eq(nsdae_mlcs_create(1, 1, 1, &s, NULL), NSDAE_OK);
+        s->phases[0].E[0] = 1;
+        s->phases[0].b[0] = 1;
+        s->phases[0].B[0] = acts ? -1 : 0;
+        s->phases[0].C[0] = -1;
+        s->phases[0].c[0] = 1;
+        nsdae_stepper_options o;
+        nsdae_stepper_defaults(&o);
+        o.stop = acts ? 1.5 : 0.75; /* acting: clamped at 1 from the fourth step of 1/4 on */
+        o.nsteps = acts ? 6 : 3;
+        o.solver = NSDAE_STEP_SOLVER_SPARSE;
+        double y = 0;
+        nsdae_stepper_summary sum;
+        nsdae_error err = {0};
+        nsdae_status st = nsdae_stepper_run(s, &o, NULL, NULL, &y, &sum, &err);
+        if (acts) {
+            cr_expect_eq(st, NSDAE_OK, "%s", err.message);
+            cr_expect_eq(sum.sparse, 6);
+            cr_expect_float_eq(y, 1.0, 1e-15);
+        } else {
+            cr_expect_eq(st, NSDAE_UNSUPPORTED);
+            cr_expect(strstr(err.message, "certificate") != NULL, "%s", err.message);
+            o.solver = NSDAE_STEP_SOLVER_AUTO;
+            cr_expect_eq(nsdae_stepper_run(s, &o, NULL, NULL, &y, &sum, &err), NSDAE_OK, "%s", err.message);
+            cr_expect_eq(sum.sparse, 0);
+            cr_expect_float_eq(y, 0.75, 1e-15);
+        }
+        nsdae_mlcs_destroy(s);
+    }
+}
