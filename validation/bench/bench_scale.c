@@ -1,6 +1,6 @@
 /* Cost against size: bead columns (examples/bead_column.nsm, Moreau-Jean, theta = 1/2) and RC
  * ladders with a clamping diode per node (examples/diode_ladder.nsm, --scheme theta --theta 0.5
- * --no-count),
+ * --gamma 0.5 --no-count),
  * nsdae against Siconos kernel C++ peers built in the same tree (siconos_peer/: the same models
  * in Siconos' own form, MoreauJeanOSI / EulerMoreauOSI with an LCP per step).
  *
@@ -8,10 +8,16 @@
  * last CSV row; the peer program run once), loop-only microseconds per step (nsdae through the C
  * API, the peer timing its own time loop), the largest difference of the final states, and at the
  * end the exponent p of a least-squares fit of loop cost ~ N^p. Each figure is the least of up to
- * three runs (fewer past two seconds), for both sides. The ladders' final states agree to 4e-16
- * with theta = 1 (N = 10); with theta = 1/2 they differ by about 1e-3 V: Siconos'
- * EulerMoreauOSI(1/2) and nsdae's theta-method do not weight the step the same way (not resolved
- * here).
+ * three runs (fewer past two seconds), for both sides. The ladder column "sparse" is the share of
+ * nsdae's steps solved on the sparse path (KLU and pivoting, stepper.h).
+ *
+ * Like for like on the ladders: the peer eliminates the series currents into its A, so they are
+ * weighted theta there; nsdae keeps them as algebraic unknowns, which its theta scheme weights
+ * like the multipliers, by gamma (stepper.h). With nsdae's default gamma = 1 they enter at t_k+1
+ * and the final states differ by 1.0e-3 V at N = 10 (T = 2e-3; 1.7e-3 at T = 2e-2) whatever the
+ * peer's gamma; with gamma = 1/2 on both sides (nsdae --gamma 0.5, EulerMoreauOSI(1/2, 1/2)) they
+ * agree to 3e-15 (T = 2e-3) and 4e-14 (T = 2e-2, diodes switching both ways). --gamma-relation
+ * (setUseGammaForRelation) is not the cause: with it the difference is 1.2e-3 to 4.7e-3.
  *
  *   OPENBLAS_NUM_THREADS=1 ./bench_scale [--beads N,N,...] [--ladders N,N,...] [--ladder-stop T]
  *                                        [--no-peer]
@@ -45,6 +51,7 @@ typedef struct row {
     double whole, loop_us;            /* nsdae */
     double peer_whole, peer_loop_us;  /* Siconos */
     double dmax;                      /* max |final nsdae - final Siconos| */
+    double sparse;                    /* share of nsdae's steps on the sparse path (ladders; NAN: none) */
 } row;
 
 static nsdae_model *load(const char *file, int n, nsdae_error *err)
@@ -180,7 +187,8 @@ static void ladder_row(const paths *P, double stop, row *r)
     nsdae_error err = {0};
     char cmd[4096], out[1 << 16];
     snprintf(cmd, sizeof cmd,
-             "'%s' simulate '%s' --param N=%d --scheme theta --theta 0.5 --no-count --stop %.17g --every 100000000 "
+             "'%s' simulate '%s' --param N=%d --scheme theta --theta 0.5 --gamma 0.5 --no-count --stop %.17g "
+             "--every 100000000 "
              "--out /dev/null 2>/dev/null", P->nsdae, P->ladder, r->n, stop);
     r->whole = run_command(cmd, NULL, 0);
     nsdae_model *m = load(P->ladder, r->n, &err);
@@ -193,6 +201,7 @@ static void ladder_row(const paths *P, double stop, row *r)
         nsdae_stepper_defaults(&o);
         o.scheme = NSDAE_SCHEME_THETA;
         o.theta = 0.5;
+        o.gamma = 0.5; /* like the peer's EulerMoreauOSI(1/2, 1/2): see the header */
         o.stop = stop;
         o.nsteps = 0;
         o.step = 1e-5;
@@ -206,12 +215,13 @@ static void ladder_row(const paths *P, double stop, row *r)
             spent += t;
             if (!(us >= r->loop_us)) r->loop_us = us;
             r->steps = sum.steps;
+            r->sparse = (double)sum.sparse / (double)sum.steps;
             ladder_state(s, y, r->n, v);
         }
     }
     if (!isfinite(r->loop_us)) fprintf(stderr, "bench_scale: ladder N = %d: %s\n", r->n, err.message);
     if (P->use_peer) {
-        snprintf(cmd, sizeof cmd, "'%s' %d 0.5 1e-5 %.17g 1", P->ladder_peer, r->n, stop);
+        snprintf(cmd, sizeof cmd, "'%s' %d 0.5 1e-5 %.17g 1 0.5", P->ladder_peer, r->n, stop);
         r->peer_whole = run_command(cmd, out, sizeof out);
         long steps;
         r->peer_loop_us = isfinite(r->peer_whole) ? parse_peer(out, r->n, vs, &steps) : NAN;
@@ -242,12 +252,12 @@ static double exponent(const row *r, int count, int peer)
 
 static void print_table(const char *title, const row *r, int count)
 {
-    printf("\n%s\n%6s %6s %10s %10s %12s %12s %8s %8s %10s\n", title, "N", "steps", "nsdae s", "siconos s",
-           "nsdae us/st", "siconos us/st", "x whole", "x loop", "max |d|");
+    printf("\n%s\n%6s %6s %10s %10s %12s %12s %8s %8s %10s %7s\n", title, "N", "steps", "nsdae s", "siconos s",
+           "nsdae us/st", "siconos us/st", "x whole", "x loop", "max |d|", "sparse");
     for (int i = 0; i < count; i++)
-        printf("%6d %6ld %10.3f %10.3f %12.1f %12.1f %8.2f %8.2f %10.2e\n", r[i].n, r[i].steps, r[i].whole,
+        printf("%6d %6ld %10.3f %10.3f %12.1f %12.1f %8.2f %8.2f %10.2e %7.2f\n", r[i].n, r[i].steps, r[i].whole,
                r[i].peer_whole, r[i].loop_us, r[i].peer_loop_us, r[i].peer_whole / r[i].whole,
-               r[i].peer_loop_us / r[i].loop_us, r[i].dmax);
+               r[i].peer_loop_us / r[i].loop_us, r[i].dmax, r[i].sparse);
     printf("fitted exponent p (loop cost ~ N^p): nsdae %.2f, siconos %.2f\n", exponent(r, count, 0),
            exponent(r, count, 1));
 }
@@ -309,19 +319,19 @@ int main(int argc, char **argv)
            threads ? threads : "unset");
     row rb[MAXN], rl[MAXN];
     for (int i = 0; i < nb; i++) {
-        rb[i] = (row){.n = beads[i]};
+        rb[i] = (row){.n = beads[i], .sparse = NAN};
         bead_row(&P, &rb[i]);
         fflush(stdout);
     }
     if (nb) print_table("bead columns, Moreau-Jean theta = 1/2, T = 2, h = 1e-3 (max |d| over positions)", rb, nb);
     fflush(stdout);
     for (int i = 0; i < nl; i++) {
-        rl[i] = (row){.n = ladders[i]};
+        rl[i] = (row){.n = ladders[i], .sparse = NAN};
         ladder_row(&P, ladder_stop, &rl[i]);
     }
     if (nl) {
         char title[200];
-        snprintf(title, sizeof title, "RC-diode ladders, theta = 1/2, h = 1e-5, T = %g (max |d| over node voltages)",
+        snprintf(title, sizeof title, "RC-diode ladders, theta = gamma = 1/2, h = 1e-5, T = %g (max |d| over node voltages)",
                  ladder_stop);
         print_table(title, rl, nl);
     }

@@ -7,7 +7,11 @@
 // so x = v, A tridiagonal, b(t) = (u(t)/(R C), 0, ...), r = B lambda with B = -I/C, and the
 // diodes 0 <= y = E - v _|_ id >= 0 (C_rel = -I, e = E). u(t) = U0 + Ua sin(w t).
 //
-//   siconos_ladder_peer N THETA H T REPEATS
+//   siconos_ladder_peer N THETA H T REPEATS [GAMMA [GAMMA_RELATION]]
+//
+// GAMMA (> 0): EulerMoreauOSI(THETA, GAMMA), the multipliers' r weighted gamma r_k+1 + (1 - gamma) r_k;
+// GAMMA_RELATION 1: setUseGammaForRelation(true) instead (gamma on x where the relation reads it,
+// r at t_k+1). Without them: EulerMoreauOSI(THETA), r at t_k+1 and the relation at x_k+1.
 //
 // Prints one line: "ladder steps seconds v_final...", seconds = loop time summed over REPEATS.
 #include <SiconosKernel.hpp>
@@ -38,7 +42,7 @@ struct run_result {
     std::vector<double> v;
 };
 
-run_result run(unsigned n, double theta, double h, double T)
+run_result run(unsigned n, double theta, double h, double T, double gamma, bool gamma_relation)
 {
     auto x0 = std::make_shared<SiconosVector>(n);
     x0->zero();
@@ -67,8 +71,10 @@ run_result run(unsigned n, double theta, double h, double T)
     auto nsds = std::make_shared<NonSmoothDynamicalSystem>(0.0, T);
     nsds->insertDynamicalSystem(ds);
     nsds->link(inter, ds);
-    auto sim = std::make_shared<TimeStepping>(nsds, std::make_shared<TimeDiscretisation>(0.0, h),
-                                              std::make_shared<EulerMoreauOSI>(theta), std::make_shared<LCP>());
+    auto osi = gamma > 0 ? std::make_shared<EulerMoreauOSI>(theta, gamma) : std::make_shared<EulerMoreauOSI>(theta);
+    if (gamma > 0 && gamma_relation) osi->setUseGammaForRelation(true);
+    auto sim = std::make_shared<TimeStepping>(nsds, std::make_shared<TimeDiscretisation>(0.0, h), osi,
+                                              std::make_shared<LCP>());
     run_result res;
     auto start = std::chrono::steady_clock::now();
     while (sim->hasNextEvent()) {
@@ -85,17 +91,19 @@ run_result run(unsigned n, double theta, double h, double T)
 
 int main(int argc, char **argv)
 {
-    if (argc != 6 || std::atoi(argv[1]) < 1) {
-        std::fprintf(stderr, "usage: %s N THETA H T REPEATS\n", argv[0]);
+    if (argc < 6 || argc > 8 || std::atoi(argv[1]) < 1) {
+        std::fprintf(stderr, "usage: %s N THETA H T REPEATS [GAMMA [GAMMA_RELATION]]\n", argv[0]);
         return 2;
     }
     const unsigned n = (unsigned)std::atoi(argv[1]);
     const double theta = std::atof(argv[2]), h = std::atof(argv[3]), T = std::atof(argv[4]);
     const int repeats = std::atoi(argv[5]);
+    const double gamma = argc > 6 ? std::atof(argv[6]) : 0.0;
+    const bool gamma_relation = argc > 7 && std::atoi(argv[7]) != 0;
     run_result total;
     try {
         for (int k = 0; k < repeats; k++) {
-            run_result r = run(n, theta, h, T);
+            run_result r = run(n, theta, h, T, gamma, gamma_relation);
             total.steps += r.steps;
             total.seconds += r.seconds;
             total.v = r.v;
