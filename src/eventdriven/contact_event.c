@@ -216,8 +216,7 @@ static nsdae_status contact_forces(contact_problem *cp, contact_work *w, const d
 
 /* The closed contacts' positions projected on g = 0 (Gauss-Newton along G^T, the minimal
  * displacement): the root is located to IDA's tolerance only, and in the closed mode the constraint
- * row g = 0 at a small IDA step h asks for a multiplier mu ~ g / h that the Newton iteration of
- * IDA cannot find (the cup-and-ball's rope fails at h = 1e-17 otherwise). */
+ * row g = 0 at IDA's first, small step h would otherwise ask for a multiplier mu ~ g / h. */
 static nsdae_status project_closed(contact_problem *cp, contact_work *w, double t, double *z, nsdae_error *err)
 {
     const int nd = cp->nd, nc = cp->nc;
@@ -238,6 +237,42 @@ static nsdae_status project_closed(contact_problem *cp, contact_work *w, double 
         for (int a = 0; a < ns; a++)
             for (int j = 0; j < nd; j++) z[j] -= cp->G[w->S[a] + j * nc] * w->qv[a];
     }
+    return NSDAE_OK;
+}
+
+/* IDA's absolute tolerances on a closed contact's multipliers. They are index-2 unknowns: a Newton
+ * correction of lambda_c moves v by h M^-1 G_c^T dlambda_c and one of mu_c moves q by h G_c^T dmu_c,
+ * so at the step h their roundoff floor is eps |r| / (h |G_c|^2 / m), 2.5e-17 / h for the rope:
+ * 7e-6 at IDA's first step after the impact (h = 3.7e-12). IDA's Newton test weighs every unknown
+ * (suppressalg leaves them out of the error test only), so with atol = 1e-12 on them it failed at
+ * every step size and IDA cut h to 1e-18 (the cup-and-ball stopped there). Their tolerance is
+ * instead the differential tolerance seen through the smallest step that still advances t,
+ * h_min = eps max(|t0|, |stop|): a correction below it moves q and v by less than atol at any
+ * step IDA can take, and the Newton tests on q and v bound the multipliers as tightly as the
+ * arithmetic allows. An open contact's rows are lambda_c = mu_c = 0, solved exactly: atol. */
+nsdae_status contact_multiplier_tolerances(contact_problem *cp, double t, const double *z, nsdae_error *err)
+{
+    const int nd = cp->nd, nc = cp->nc;
+    const double atol = cp->o.atol, h_min = 2.220446049250313e-16 * fmax(1.0, fmax(fabs(cp->o.t0), fabs(cp->o.stop)));
+    for (int c = 0; c < 2 * nc; c++) cp->mult_atol[c] = atol;
+    if (contact_eval(cp, t, z, z + nd)) return nsdae_error_set(err, NSDAE_NUMERICAL, "contact: a model callback failed at t = %.17g", t);
+    double *X = malloc((size_t)nd * sizeof *X);
+    if (!X) return nsdae_error_set(err, NSDAE_NOMEM, "contact: out of memory");
+    for (int c = 0; c < nc; c++) {
+        if (!cp->closed[c]) continue;
+        if (minv_gt(cp, &c, 1, X)) {
+            free(X);
+            return nsdae_error_set(err, NSDAE_NUMERICAL, "contact: singular mass matrix at t = %.17g", t);
+        }
+        double xmax = 0, gmax = 0;
+        for (int j = 0; j < nd; j++) {
+            xmax = fmax(xmax, fabs(X[j]));
+            gmax = fmax(gmax, fabs(cp->G[c + j * nc]));
+        }
+        if (xmax > 0) cp->mult_atol[c] = fmax(atol, atol / (h_min * xmax));
+        if (gmax > 0) cp->mult_atol[nc + c] = fmax(atol, atol / (h_min * gmax));
+    }
+    free(X);
     return NSDAE_OK;
 }
 
@@ -307,6 +342,7 @@ nsdae_status contact_event(double *t, const int *roots, int exogenous, double *z
     }
     if (!st) st = project_closed(cp, &w, *t, z, err);
     if (!st) st = restart_derivatives(cp, *t, z, zp, err);
+    if (!st) st = contact_multiplier_tolerances(cp, *t, z, err);
     work_free(&w);
     if (st) return st;
     const char *to = contact_label_of(cp);

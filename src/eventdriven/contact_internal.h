@@ -18,6 +18,7 @@ typedef struct contact_problem {
     double *M, *F, *G, *g, *Mf;  /* scratch: M, F, G, gaps, a factorisation copy */
     double *P;                   /* impulses of the last event (nc) */
     double *pre;                 /* 2 nd: left limits of the last event */
+    double *mult_atol;           /* 2 nc: IDA's absolute tolerances on lambda, mu of the current mode */
     char **state_names, **impulse_names;
     /* accumulation: the last impact times */
     double impact_t[4];
@@ -34,6 +35,9 @@ int contact_eval(contact_problem *cp, double t, const double *q, const double *v
 
 /* The current mode's label: one 'o' or 'c' per contact ("-" without contacts). */
 const char *contact_label_of(contact_problem *cp);
+
+/* cp->mult_atol for the mode that starts at (t, z) (contact_event.c). */
+nsdae_status contact_multiplier_tolerances(contact_problem *cp, double t, const double *z, nsdae_error *err);
 
 /* The event handler (ed_problem.event). */
 nsdae_status contact_event(double *t, const int *roots, int exogenous, double *z, double *zp, int *stop, void *self,

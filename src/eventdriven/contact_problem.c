@@ -59,10 +59,11 @@ static int contact_roots(double t, const double *z, double *gout, void *self)
     return 0;
 }
 
-static void contact_mode_setup(double *id, int *dirs, void *self)
+static void contact_mode_setup(double *id, double *atol, int *dirs, void *self)
 {
     contact_problem *cp = self;
     for (int i = 0; i < cp->n; i++) id[i] = i < 2 * cp->nd ? 1.0 : 0.0;
+    for (int i = 2 * cp->nd; i < cp->n; i++) atol[i] = cp->mult_atol[i - 2 * cp->nd];
     for (int c = 0; c < cp->nc; c++) dirs[c] = -1;
 }
 
@@ -115,6 +116,7 @@ static void contact_free(contact_problem *cp)
     free(cp->Mf);
     free(cp->P);
     free(cp->pre);
+    free(cp->mult_atol);
     free_names(cp->state_names, 2 * cp->nd);
     free_names(cp->impulse_names, cp->nc);
     ed_mode_set_free(&cp->modes);
@@ -147,9 +149,10 @@ static nsdae_status contact_alloc(contact_problem *cp, nsdae_error *err)
     cp->g = calloc((size_t)nc + 1, sizeof *cp->g);
     cp->P = calloc((size_t)nc + 1, sizeof *cp->P);
     cp->pre = calloc((size_t)2 * nd, sizeof *cp->pre);
+    cp->mult_atol = calloc((size_t)2 * nc + 1, sizeof *cp->mult_atol);
     cp->state_names = calloc((size_t)2 * nd, sizeof *cp->state_names);
     cp->impulse_names = calloc((size_t)nc + 1, sizeof *cp->impulse_names);
-    if (!cp->closed || !cp->label || !cp->M || !cp->Mf || !cp->F || !cp->G || !cp->g || !cp->P || !cp->pre ||
+    if (!cp->closed || !cp->label || !cp->M || !cp->Mf || !cp->F || !cp->G || !cp->g || !cp->P || !cp->pre || !cp->mult_atol ||
         !cp->state_names || !cp->impulse_names)
         return nsdae_error_set(err, NSDAE_NOMEM, "event-driven contact engine: out of memory");
     for (int i = 0; i < nd; i++) {

@@ -18,10 +18,11 @@ typedef struct driver {
     const ed_problem *p;
     SUNContext ctx;
     void *ida;
-    N_Vector z, zp, id;
+    N_Vector z, zp, id, atol;
     SUNMatrix A;
     SUNLinearSolver ls;
     int *dirs, *found;
+    double rtol, atol_default;   /* the options' tolerances (mode_setup may raise atol per unknown) */
     long ida_steps;          /* IDA steps before the last re-initialisation (IDAReInit resets IDA's count) */
     char ida_message[256];   /* IDA's last error text (it never prints: the handler keeps it) */
 } driver;
@@ -63,6 +64,7 @@ static void driver_free(driver *d)
     if (d->z) N_VDestroy(d->z);
     if (d->zp) N_VDestroy(d->zp);
     if (d->id) N_VDestroy(d->id);
+    if (d->atol) N_VDestroy(d->atol);
     if (d->ctx) SUNContext_Free(&d->ctx);
     free(d->dirs);
     free(d->found);
@@ -72,17 +74,19 @@ static void driver_free(driver *d)
 static nsdae_status driver_open(driver *d, double t0, const nsdae_events_options *o, nsdae_error *err)
 {
     const ed_problem *p = d->p;
+    d->rtol = o->rtol;
+    d->atol_default = o->atol;
     d->id = N_VNew_Serial(p->n, d->ctx);
+    d->atol = N_VNew_Serial(p->n, d->ctx);
     d->A = SUNDenseMatrix(p->n, p->n, d->ctx);
     d->dirs = calloc((size_t)p->nroots + 1, sizeof *d->dirs);
     d->found = calloc((size_t)p->nroots + 1, sizeof *d->found);
     d->ida = IDACreate(d->ctx);
-    if (!d->id || !d->A || !d->dirs || !d->found || !d->ida) return nsdae_error_set(err, NSDAE_NOMEM, "IDA: out of memory");
+    if (!d->id || !d->atol || !d->A || !d->dirs || !d->found || !d->ida) return nsdae_error_set(err, NSDAE_NOMEM, "IDA: out of memory");
     d->ls = SUNLinSol_Dense(d->z, d->A, d->ctx);
     int flag = d->ls ? IDASetErrHandlerFn(d->ida, err_fn, d) : IDA_MEM_FAIL;
     if (!flag) flag = IDAInit(d->ida, res_fn, t0, d->z, d->zp);
     if (!flag) flag = IDASetUserData(d->ida, (void *)p);
-    if (!flag) flag = IDASStolerances(d->ida, o->rtol, o->atol);
     if (!flag) flag = IDASetLinearSolver(d->ida, d->ls, d->A);
     if (!flag && p->jacobian) flag = IDASetJacFn(d->ida, jac_fn);
     if (!flag) flag = IDARootInit(d->ida, p->nroots, root_fn);
@@ -95,10 +99,12 @@ static nsdae_status driver_open(driver *d, double t0, const nsdae_events_options
 /* The current mode's differential flags and root directions, and IDA restarted at (t, z, zp). */
 static nsdae_status driver_mode(driver *d, double t, int reinit, nsdae_error *err)
 {
-    d->p->mode_setup(N_VGetArrayPointer(d->id), d->dirs, d->p->self);
+    N_VConst(d->atol_default, d->atol);
+    d->p->mode_setup(N_VGetArrayPointer(d->id), N_VGetArrayPointer(d->atol), d->dirs, d->p->self);
     long nst = 0;
     if (reinit && IDAGetNumSteps(d->ida, &nst) == 0) d->ida_steps += nst;
     int flag = reinit ? IDAReInit(d->ida, t, d->z, d->zp) : 0;
+    if (!flag) flag = IDASVtolerances(d->ida, d->rtol, d->atol);
     if (!flag) flag = IDASetId(d->ida, d->id);
     if (!flag && d->p->nroots > 0) flag = IDASetRootDirection(d->ida, d->dirs);
     if (flag)

@@ -19,8 +19,10 @@ typedef struct ed_problem {
     void (*jacobian)(double t, double cj, double *J, void *self);
     int (*roots)(double t, const double *z, double *g, void *self);
     /* Per mode: id[i] = 0 for an unknown left out of IDA's error test (the algebraic unknowns of an
-     * index-2 mode: their error does not shrink with the step), 1 otherwise; root directions. */
-    void (*mode_setup)(double *id, int *dirs, void *self);
+     * index-2 mode: their error does not shrink with the step), 1 otherwise; atol[i], IDA's absolute
+     * tolerance on unknown i (the options' atol on entry; a problem raises it where its Newton test
+     * would ask more than the arithmetic gives); root directions. */
+    void (*mode_setup)(double *id, double *atol, int *dirs, void *self);
     /* An exogenous switch in (ta, tb]: returns 1 and its time *ts (the first time of the new phase,
      * found to the last bit), else 0. NULL: none. */
     int (*exogenous)(double ta, double tb, double *ts, void *self);

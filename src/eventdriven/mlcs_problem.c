@@ -132,8 +132,9 @@ static int mode_index_one(mlcs_problem *mp, const int *alg)
     return info == 0 && small > 1e-12 * big;
 }
 
-static void mlcs_mode_setup(double *id, int *dirs, void *self)
+static void mlcs_mode_setup(double *id, double *atol, int *dirs, void *self)
 {
+    (void)atol;
     mlcs_problem *mp = self;
     const nsdae_mlcs_phase *ph = &mp->s->phases[mp->phase];
     int *alg = mp->alg;
