@@ -248,3 +248,89 @@ Test(eventdriven_mlcs, diode_bridge)
     for (int k = 0; k < l.nev; k++) expect_time("zero of v", l.ev_t[k], (atan(10 / b.B) + k * PI) / b.wd);
     cr_expect(fabs(bridge_exact(0, 5e-3, &b) - 0.79032) < 1e-5, "the header's v(T)");
 }
+
+/* ---- relay oscillator: x1''' + 2 x1'' + 3 x1' = u, u = -sign(x1) (x2 = x1', x3 = x1''). Between
+ * switches u is constant and x1(s) = c0 + u s / 3 + e^{-s} (c1 cos(w s) + c2 sin(w s)), w = sqrt(2)
+ * (the roots 0, -1 +- i sqrt 2 of s^3 + 2 s^2 + 3 s); a switch is the next zero of x1, found by
+ * scanning and bisection on that formula. The chain of segments runs from x(0) = (0.1, 0, 0). ---- */
+
+#define OSC_MAX 40
+
+typedef struct osc {
+    int n;                                   /* segments */
+    double ts[OSC_MAX], x0[OSC_MAX][3], u[OSC_MAX];
+} osc;
+
+/* x1, x1', x1'' at s after the start of the segment from (a, b, c) with input u. */
+static void osc_segment(const double *x0, double u, double s, double *x)
+{
+    const double w = sqrt(2.0);
+    double P1 = x0[1] - u / 3, Q1 = (x0[2] + P1) / w;
+    double c1 = (-P1 - w * Q1) / 3, c2 = (w * P1 - Q1) / 3, c0 = x0[0] - c1;
+    double P2 = -P1 + w * Q1, Q2 = -Q1 - w * P1, e = exp(-s), cs = cos(w * s), sn = sin(w * s);
+    x[0] = c0 + u * s / 3 + e * (c1 * cs + c2 * sn);
+    x[1] = u / 3 + e * (P1 * cs + Q1 * sn);
+    x[2] = e * (P2 * cs + Q2 * sn);
+}
+
+static void osc_chain(osc *o, double T)
+{
+    o->n = 1;
+    o->ts[0] = 0;
+    o->x0[0][0] = 0.1, o->x0[0][1] = 0, o->x0[0][2] = 0;
+    o->u[0] = -1;
+    for (int k = 0; k + 1 < OSC_MAX; k++) {
+        /* the segment ends where x1 reaches 0 (it has the sign of -u while u holds) */
+        double x[3], lo = 1e-3, hi;
+        for (;;) {
+            osc_segment(o->x0[k], o->u[k], lo + 1e-3, x);
+            if (-o->u[k] * x[0] <= 0) break;
+            lo += 1e-3;
+        }
+        hi = lo + 1e-3;
+        for (int it = 0; it < 200; it++) {
+            double mid = 0.5 * (lo + hi);
+            if (mid <= lo || mid >= hi) break;
+            osc_segment(o->x0[k], o->u[k], mid, x);
+            if (-o->u[k] * x[0] > 0) lo = mid;
+            else hi = mid;
+        }
+        double t = o->ts[k] + 0.5 * (lo + hi);
+        if (t > T) break;
+        osc_segment(o->x0[k], o->u[k], 0.5 * (lo + hi), o->x0[k + 1]);
+        o->ts[k + 1] = t;
+        o->u[k + 1] = -o->u[k];
+        o->n++;
+    }
+}
+
+static double osc_exact(int which, double t, void *ctx)
+{
+    osc *o = ctx;
+    int k = 0;
+    while (k + 1 < o->n && t > o->ts[k + 1]) k++;
+    double x[3];
+    osc_segment(o->x0[k], o->u[k], t - o->ts[k], x);
+    return x[which];
+}
+
+Test(eventdriven_mlcs, relay_oscillator)
+{
+    osc o;
+    osc_chain(&o, 30);
+    run_log l = {0};
+    l.exact = osc_exact;
+    l.ectx = &o;
+    l.skip_t = NAN;
+    const char *vars[] = {"x1", "x2", "x3"};
+    run("relay_oscillator", &l, 3000, vars, 3);
+    cr_assert_eq(l.nev, o.n - 1, "%d switches, closed form %d", l.nev, o.n - 1);
+    cr_assert(o.n - 1 >= 15, "the closed form has %d switches by T = 30", o.n - 1);
+    for (int k = 0; k < l.nev && k < MAXEV; k++) {
+        expect_time("relay switch", l.ev_t[k], o.ts[k + 1]);
+        cr_expect_str_eq(l.ev_to[k], o.u[k + 1] > 0 ? "h" : "l", "switch %d: u = %g", k, o.u[k + 1]);
+    }
+    /* the describing-function estimate of the header: half-period ~ pi / sqrt(3) = 1.81 s */
+    cr_expect(fabs(o.ts[o.n - 1] - o.ts[o.n - 2] - PI / sqrt(3.0)) < 0.05, "late half-period %.4f",
+              o.ts[o.n - 1] - o.ts[o.n - 2]);
+}
