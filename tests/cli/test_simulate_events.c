@@ -121,3 +121,25 @@ Test(simulate_events, event_options_need_the_event_engine)
     HAS(err_text, "mlcs-stepper or events");
     cr_expect_eq(run_simulate("sim_events_usage", "examples/bouncing_ball.nsm --engine events --atol -1"), 2);
 }
+
+/* A `when` model (a transient mode with a user law) is refused by both engines with its place in
+ * the file, and the message names what does exist: the event-driven engine's real option, which
+ * refuses it too (not a usage error), and the restart analysis, which takes it. */
+Test(simulate_events, when_models_are_refused_naming_the_engines_that_exist)
+{
+    const char *engines[] = {"", "--engine events"};
+    for (int k = 0; k < 2; k++) {
+        char args[256];
+        snprintf(args, sizeof args, "examples/restart/cup_elastic_when.nsm %s --no-sidecar", engines[k]);
+        cr_expect_eq(run_simulate("sim_events_when", args), 1, "a refusal, not a usage error: %s", err_text);
+        HAS(err_text, "cup_elastic_when.nsm:17:3: 'when'");
+        HAS(err_text, "event-driven engine (--engine events");
+        HAS(err_text, "`nsdae restart` analyses the mode change");
+    }
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && '%s/nsdae' restart examples/restart/cup_elastic_when.nsm --at "
+             "'x=0.6,y=-0.8,der(x)=1,der(y)=-1' >'%s/sim_events_when.out' 2>'%s/sim_events_when.err'",
+             NSDAE_SOURCE_DIR, NSDAE_BINARY_DIR, NSDAE_BINARY_DIR, NSDAE_BINARY_DIR);
+    cr_expect_eq(collect_run(system(cmd), "sim_events_when"), 0, "the restart analysis takes it: %s", err_text);
+}
