@@ -1,0 +1,150 @@
+/* The event-driven engine's cost per example model (issue 11: events found, IDA steps, wall time):
+ * each model of examples/ is parsed, translated to the form the library picks for it
+ * (translate_form.h), and run by nsdae_events_run_mlcs or nsdae_events_run_contact on the model's
+ * experiment (T and the output step) with the default tolerances (rtol 1e-10, atol 1e-12). Rows go
+ * to a callback that drops them, so the time is the engine's (IDA, root finding, event handling),
+ * not parsing, translation or writing; the least of --repeat runs is printed. A model the engine
+ * refuses (friction) gets its refusal instead of a row.
+ *
+ *   OPENBLAS_NUM_THREADS=1 ./bench_events [--repeat N] [--all] [--examples DIR]
+ */
+#include <nsdae/eventdriven.h>
+#include <nsdae/model.h>
+#include <nsdae/translate.h>
+#include <nsdae/translate_form.h>
+#include <nsdae/translate_lagrangian.h>
+
+#include "bench_clock.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct bench_model {
+    const char *file;        /* examples/<file>.nsm */
+    const char *label;       /* printed name */
+    const char *param;       /* a parameter override or NULL */
+    double value;
+    int slow;                /* only with --all */
+} bench_model;
+
+/* The issue's models first (bouncing ball, rectifier, RLC diode, relays, clutch, bridge, cup-and-ball),
+ * then every other example the engine takes. */
+static const bench_model models[] = {
+    {"bouncing_ball", "bouncing_ball", NULL, 0, 0},
+    {"half_wave_rectifier", "half_wave_rectifier", NULL, 0, 0},
+    {"rlc_diode", "rlc_diode", NULL, 0, 0},
+    {"relay_two_states", "relay_two_states", NULL, 0, 0},
+    {"relay_oscillator", "relay_oscillator", NULL, 0, 0},
+    {"coulomb_friction", "coulomb_friction", NULL, 0, 0},
+    {"clutch_exogenous", "clutch_exogenous", NULL, 0, 0},
+    {"diode_bridge", "diode_bridge", NULL, 0, 0},
+    {"cup_and_ball", "cup_and_ball (e=0)", NULL, 0, 0},
+    {"cup_and_ball", "cup_and_ball (e=1)", "e", 1.0, 0},
+    {"circuit_rlcd", "circuit_rlcd", NULL, 0, 0},
+    {"diode_ladder", "diode_ladder", NULL, 0, 0},
+    {"rocca_repulsive", "rocca_repulsive", NULL, 0, 0},
+    {"bead_column", "bead_column", NULL, 0, 0},
+    {"rocca_crossing", "rocca_crossing", NULL, 0, 1},
+    {"incline", "incline", NULL, 0, 0},
+    {"rolling_ball", "rolling_ball", NULL, 0, 0},
+    {"woodpecker", "woodpecker", NULL, 0, 0},
+};
+
+static int drop_mlcs(const nsdae_step_record *rec, void *ctx)
+{
+    (void)rec, (void)ctx;
+    return 0;
+}
+
+static int drop_contact(const nsdae_contact_record *rec, void *ctx)
+{
+    (void)rec, (void)ctx;
+    return 0;
+}
+
+/* The model's experiment on the engine's options: T and the output step (100 rows when unset). */
+static void options_of(double stop, double step, nsdae_events_options *o)
+{
+    nsdae_events_defaults(o);
+    o->stop = stop > 0 ? stop : 1.0;
+    if (step > 0) {
+        o->nsteps = 0;
+        o->step = step;
+    }
+}
+
+/* One model: the least wall time of `repeat` runs; prints its row or why it has none. */
+static void bench_one(const char *dir, const bench_model *b, int repeat)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.nsm", dir, b->file);
+    nsdae_model *m = NULL;
+    nsdae_mlcs *ms = NULL;
+    nsdae_lagrangian *cs = NULL;
+    nsdae_error err = {0};
+    nsdae_status st = nsdae_model_parse_file(path, &m, &err);
+    if (!st && b->param) st = nsdae_model_set_param(m, b->param, b->value, &err);
+    nsdae_form form = NSDAE_FORM_MLCS;
+    if (!st) {
+        form = nsdae_translate_form(m).form;
+        st = form == NSDAE_FORM_CONTACT ? nsdae_translate_lagrangian(m, &cs, &err) : nsdae_translate_mlcs(m, &ms, NULL, &err);
+    }
+    nsdae_model_destroy(m);
+    nsdae_events_options o;
+    if (ms) options_of(ms->stop_time, ms->step, &o);
+    if (cs) options_of(cs->stop_time, cs->step, &o);
+    double best = INFINITY;
+    nsdae_events_summary sum = {0};
+    for (int r = 0; !st && r < repeat; r++) {
+        double t0 = bench_seconds();
+        st = ms ? nsdae_events_run_mlcs(ms, &o, drop_mlcs, NULL, NULL, &sum, &err)
+                : nsdae_events_run_contact(cs, &o, drop_contact, NULL, NULL, &sum, &err);
+        best = fmin(best, bench_seconds() - t0);
+    }
+    if (st) printf("%-22s %-7s not run: %s\n", b->label, nsdae_form_name(form), err.message);
+    else
+        printf("%-22s %-7s %8.4g %7ld %6ld %5ld %10ld %8ld %10.4f\n", b->label, nsdae_form_name(form), o.stop,
+               sum.events, sum.modes_visited, sum.accumulations, sum.ida_steps, sum.rows, best);
+    fflush(stdout);
+    nsdae_mlcs_destroy(ms);
+    nsdae_lagrangian_destroy(cs);
+}
+
+static void usage(const char *prog)
+{
+    printf("usage: %s [--repeat N] [--all] [--examples DIR]\n"
+           "The event-driven engine on the example models (their experiment's T and output step,\n"
+           "rtol 1e-10, atol 1e-12): events, modes visited, accumulation points, IDA steps, rows and\n"
+           "the least wall time of N runs (default 3), rows dropped. Run with OPENBLAS_NUM_THREADS=1.\n"
+           "  --all           also the slow ones (rocca_crossing: millions of IDA steps)\n"
+           "  --examples DIR  the models' directory (default: the source tree's examples/)\n",
+           prog);
+}
+
+int main(int argc, char **argv)
+{
+    int repeat = 3, all = 0;
+    const char *dir = NSDAE_SOURCE_DIR "/examples";
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--all") == 0) all = 1;
+        else if (strcmp(argv[i], "--examples") == 0 && i + 1 < argc) dir = argv[++i];
+        else {
+            usage(argv[0]);
+            return strcmp(argv[i], "--help") == 0 ? 0 : 2;
+        }
+    }
+    if (repeat < 1) repeat = 1;
+    printf("%-22s %-7s %8s %7s %6s %5s %10s %8s %10s\n", "model", "form", "T", "events", "modes", "accum",
+           "IDA steps", "rows", "wall s");
+    for (size_t k = 0; k < sizeof models / sizeof models[0]; k++) {
+        if (models[k].slow && !all) {
+            printf("%-22s (skipped: slow, run with --all)\n", models[k].label);
+            continue;
+        }
+        bench_one(dir, &models[k], repeat);
+    }
+    return 0;
+}
