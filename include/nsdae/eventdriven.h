@@ -12,8 +12,10 @@
  * Roots that end a mode (IDA's root finding, left limits at the root): an open row's w_i (or an open
  * contact's gap) reaching 0 from above, a closed row's (contact's) multiplier reaching 0 from above, a
  * box row's w leaving its sign at a bound, a sliding row's multiplier reaching a bound. Exogenous
- * switches (MLCS phases, mlcs.h) are located to the last bit by bisection on phase_at and passed as
- * stop times: the old phase is integrated up to them, never across.
+ * switches (MLCS phases, mlcs.h) are located to the last bit by bisection on phase_at in the step
+ * that passes them; the left limits there are the old phase's interpolant (its DAE is smooth across
+ * the switch), and the new phase starts from them. IDA chooses its own steps: the grid rows come
+ * from its interpolant, only T is a stop time.
  *
  * The new mode is chosen from the state, not guessed:
  *   - MLCS: the mode-selection MLCP at the event, i.e. the implicit Euler step of the whole MLCS over

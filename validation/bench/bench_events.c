@@ -6,7 +6,7 @@
  * not parsing, translation or writing; the least of --repeat runs is printed. A model the engine
  * refuses (friction) gets its refusal instead of a row.
  *
- *   OPENBLAS_NUM_THREADS=1 ./bench_events [--repeat N] [--all] [--examples DIR]
+ *   OPENBLAS_NUM_THREADS=1 ./bench_events [--repeat N] [--examples DIR]
  */
 #include <nsdae/eventdriven.h>
 #include <nsdae/model.h>
@@ -26,30 +26,29 @@ typedef struct bench_model {
     const char *label;       /* printed name */
     const char *param;       /* a parameter override or NULL */
     double value;
-    int slow;                /* only with --all */
 } bench_model;
 
 /* The issue's models first (bouncing ball, rectifier, RLC diode, relays, clutch, bridge, cup-and-ball),
- * then every other example the engine takes. */
+ * then every other example: the frictional ones print the engine's refusal. */
 static const bench_model models[] = {
-    {"bouncing_ball", "bouncing_ball", NULL, 0, 0},
-    {"half_wave_rectifier", "half_wave_rectifier", NULL, 0, 0},
-    {"rlc_diode", "rlc_diode", NULL, 0, 0},
-    {"relay_two_states", "relay_two_states", NULL, 0, 0},
-    {"relay_oscillator", "relay_oscillator", NULL, 0, 0},
-    {"coulomb_friction", "coulomb_friction", NULL, 0, 0},
-    {"clutch_exogenous", "clutch_exogenous", NULL, 0, 0},
-    {"diode_bridge", "diode_bridge", NULL, 0, 0},
-    {"cup_and_ball", "cup_and_ball (e=0)", NULL, 0, 0},
-    {"cup_and_ball", "cup_and_ball (e=1)", "e", 1.0, 0},
-    {"circuit_rlcd", "circuit_rlcd", NULL, 0, 0},
-    {"diode_ladder", "diode_ladder", NULL, 0, 0},
-    {"rocca_repulsive", "rocca_repulsive", NULL, 0, 0},
-    {"bead_column", "bead_column", NULL, 0, 0},
-    {"rocca_crossing", "rocca_crossing", NULL, 0, 1},
-    {"incline", "incline", NULL, 0, 0},
-    {"rolling_ball", "rolling_ball", NULL, 0, 0},
-    {"woodpecker", "woodpecker", NULL, 0, 0},
+    {"bouncing_ball", "bouncing_ball", NULL, 0},
+    {"half_wave_rectifier", "half_wave_rectifier", NULL, 0},
+    {"rlc_diode", "rlc_diode", NULL, 0},
+    {"relay_two_states", "relay_two_states", NULL, 0},
+    {"relay_oscillator", "relay_oscillator", NULL, 0},
+    {"coulomb_friction", "coulomb_friction", NULL, 0},
+    {"clutch_exogenous", "clutch_exogenous", NULL, 0},
+    {"diode_bridge", "diode_bridge", NULL, 0},
+    {"cup_and_ball", "cup_and_ball (e=0)", NULL, 0},
+    {"cup_and_ball", "cup_and_ball (e=1)", "e", 1.0},
+    {"circuit_rlcd", "circuit_rlcd", NULL, 0},
+    {"diode_ladder", "diode_ladder", NULL, 0},
+    {"rocca_repulsive", "rocca_repulsive", NULL, 0},
+    {"bead_column", "bead_column", NULL, 0},
+    {"rocca_crossing", "rocca_crossing", NULL, 0},
+    {"incline", "incline", NULL, 0},
+    {"rolling_ball", "rolling_ball", NULL, 0},
+    {"woodpecker", "woodpecker", NULL, 0},
 };
 
 static int drop_mlcs(const nsdae_step_record *rec, void *ctx)
@@ -114,22 +113,20 @@ static void bench_one(const char *dir, const bench_model *b, int repeat)
 
 static void usage(const char *prog)
 {
-    printf("usage: %s [--repeat N] [--all] [--examples DIR]\n"
+    printf("usage: %s [--repeat N] [--examples DIR]\n"
            "The event-driven engine on the example models (their experiment's T and output step,\n"
            "rtol 1e-10, atol 1e-12): events, modes visited, accumulation points, IDA steps, rows and\n"
            "the least wall time of N runs (default 3), rows dropped. Run with OPENBLAS_NUM_THREADS=1.\n"
-           "  --all           also the slow ones (rocca_crossing: millions of IDA steps)\n"
            "  --examples DIR  the models' directory (default: the source tree's examples/)\n",
            prog);
 }
 
 int main(int argc, char **argv)
 {
-    int repeat = 3, all = 0;
+    int repeat = 3;
     const char *dir = NSDAE_SOURCE_DIR "/examples";
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--all") == 0) all = 1;
         else if (strcmp(argv[i], "--examples") == 0 && i + 1 < argc) dir = argv[++i];
         else {
             usage(argv[0]);
@@ -139,12 +136,6 @@ int main(int argc, char **argv)
     if (repeat < 1) repeat = 1;
     printf("%-22s %-7s %8s %7s %6s %5s %10s %8s %10s\n", "model", "form", "T", "events", "modes", "accum",
            "IDA steps", "rows", "wall s");
-    for (size_t k = 0; k < sizeof models / sizeof models[0]; k++) {
-        if (models[k].slow && !all) {
-            printf("%-22s (skipped: slow, run with --all)\n", models[k].label);
-            continue;
-        }
-        bench_one(dir, &models[k], repeat);
-    }
+    for (size_t k = 0; k < sizeof models / sizeof models[0]; k++) bench_one(dir, &models[k], repeat);
     return 0;
 }
