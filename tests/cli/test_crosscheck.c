@@ -9,7 +9,9 @@
  *     piecewise-linear solution exactly (x = 1 - 2t until 0.5, then 0), so every state difference
  *     is at the engine's accuracy, and with an odd N the stepper slides from t = 0.5 + h/2;
  *   - the diode bridge's first switch is the tank voltage's first zero, in closed form (the
- *     parallel RLC circuit of examples/diode_bridge.nsm's header). */
+ *     parallel RLC circuit of examples/diode_bridge.nsm's header);
+ *   - Moreau-Jean is O(h) too (Acary & Brogliato 2008, chapter 10); the cup-and-ball's rope becomes
+ *     taut where the free-flight parabola p(t) = p0 + v0 t - (0, g t^2 / 2) meets |p| = L. */
 #include "cli_run.h"
 
 /* The JSON report of `nsdae crosscheck ARGS --json -`, in out_text; returns the exit status. */
@@ -89,6 +91,38 @@ Test(crosscheck, diode_bridge_order_one_and_first_zero_of_the_tank_voltage)
     for (int r = 0; r < 5; r++) {
         double h = 1e-3 / (double)steps[r];
         cr_expect_leq(run_value(steps[r], "event_time_error"), 2 * h, "N = %ld: the switch is seen within O(h)",
+                      steps[r]);
+    }
+}
+
+/* |p(t)| = L on the parabola from (0.5, -0.7) with velocity (1, -1): |p| grows on [0, 0.2] (it is
+ * 0.86 at t = 0 and 1.45 at 0.2), so bisection brackets the one crossing. */
+static double cup_rope_taut_time(void)
+{
+    const double g = 9.81, L = 1;
+    double lo = 0, hi = 0.2;
+    for (int k = 0; k < 200 && hi - lo > 1e-16; k++) {
+        double t = 0.5 * (lo + hi), x = 0.5 + t, y = -0.7 - t - 0.5 * g * t * t;
+        if (x * x + y * y < L * L)
+            lo = t;
+        else
+            hi = t;
+    }
+    return 0.5 * (lo + hi);
+}
+
+Test(crosscheck, cup_and_ball_moreau_order_one_and_taut_time_of_the_parabola)
+{
+    static const long steps[] = {200, 400, 800, 1600, 3200};
+    cr_assert_eq(crosscheck_json("examples/cup_and_ball.nsm --steps 200,400,800,1600,3200"), 0, "%s", err_text);
+    double te = number_after(out_text, NULL, "first_event"), t1 = cup_rope_taut_time();
+    cr_expect(fabs(te - t1) <= 1e-8 * t1, "rope taut at %.12g, closed form %.12g", te, t1);
+    ORDER_NEAR_1("error_T");
+    ORDER_NEAR_1("error_grid");
+    ORDER_NEAR_1("post_event_error");
+    for (int r = 0; r < 5; r++) {
+        double h = 2.0 / (double)steps[r];
+        cr_expect_leq(fabs(run_value(steps[r], "event_time_error")), 2 * h, "N = %ld: the impact is seen within O(h)",
                       steps[r]);
     }
 }
