@@ -143,3 +143,52 @@ Test(simulate_events, when_models_are_refused_naming_the_engines_that_exist)
              NSDAE_SOURCE_DIR, NSDAE_BINARY_DIR, NSDAE_BINARY_DIR, NSDAE_BINARY_DIR);
     cr_expect_eq(collect_run(system(cmd), "sim_events_when"), 0, "the restart analysis takes it: %s", err_text);
 }
+
+/* The engine's restart at an event against `nsdae restart --at` its left limit: two independent
+ * routes to the same post-event state (the engine: Newton's law as an LCP for contacts, the limit of a
+ * shrinking implicit step for the MLCS; the restart analysis: the structural mode-change array and
+ * Procedure 1's restart system). `names` are the states in the log's order; `impulse` the analysis'
+ * impulse key whose value must equal the log's percussion column (NULL: none logged); `stop` the
+ * simulate options that end the run after the first event. */
+static void engine_restart_is_the_analysis(const char *tag, const char *model, const char *params, const char *stop,
+                                           const char *const *names, int n, const char *impulse)
+{
+    char args[2048], path[1024], text[1 << 16], line[2048], kind[64], from[64], to[64];
+    snprintf(path, sizeof path, "%s/%s.log", NSDAE_BINARY_DIR, tag);
+    snprintf(args, sizeof args, "%s %s %s --engine events --no-sidecar --events '%s' --out /dev/null", model, params,
+             stop, path);
+    cr_assert_eq(run_simulate(tag, args), 0, "%s", err_text);
+    slurp(path, text, sizeof text);
+    log_line(text, 1, line, sizeof line);
+    double x[16] = {0}; /* t, pre(...) x n, restart x n, [percussion] */
+    int nx = log_fields(line, kind, from, to, x, 16);
+    cr_assert_geq(nx, 2 * n, "%s", line);
+
+    int len = snprintf(args, sizeof args, "%s %s --json --at '", model, params);
+    for (int k = 0; k < n; k++)
+        len += snprintf(args + len, sizeof args - (size_t)len, "%s%s=%.17g", k ? "," : "", names[k], x[1 + k]);
+    snprintf(args + len, sizeof args - (size_t)len, ",time=%.17g'", x[0]);
+    cr_assert_eq(run_nsdae("restart", args), 0, "%s\n%s", out_text, err_text);
+    for (int k = 0; k < n; k++) {
+        double engine = x[1 + n + k], analysis = number_after(out_text, "\"restart\"", names[k]);
+        cr_expect(fabs(engine - analysis) <= 1e-9 * (1 + fabs(analysis)), "%s: %s+ engine %.15g, analysis %.15g",
+                  model, names[k], engine, analysis);
+    }
+    if (impulse) {
+        double engine = x[1 + 2 * n], analysis = number_after(out_text, "\"impulses\"", impulse);
+        cr_expect(fabs(engine - analysis) <= 1e-9 * (1 + fabs(analysis)), "%s: impulse engine %.15g, analysis %.15g",
+                  model, engine, analysis);
+    }
+}
+
+Test(simulate_events, restarts_agree_with_the_restart_analysis)
+{
+    static const char *const clutch[] = {"w1", "w2"};
+    static const char *const cup[] = {"x", "y", "der(x)", "der(y)"};
+    engine_restart_is_the_analysis("sim_events_clutch_restart", "examples/clutch_exogenous.nsm", "", "", clutch, 2,
+                                   NULL);
+    engine_restart_is_the_analysis("sim_events_cup0_restart", "examples/cup_and_ball.nsm", "--param e=0", "--stop 0.5",
+                                   cup, 4, "rope");
+    engine_restart_is_the_analysis("sim_events_cup1_restart", "examples/cup_and_ball.nsm", "--param e=1", "--stop 0.3",
+                                   cup, 4, "rope");
+}
