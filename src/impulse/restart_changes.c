@@ -265,8 +265,10 @@ nsdae_status rr_pick_change(rr_ctx *c, int *from, int *to, nsdae_error *err)
         if (!c->from || !c->to)
             return nsdae_error_set(err, NSDAE_INVALID_INPUT, "restart: give both from and to modes (or neither: the "
                                    "change is then found at the left limits)");
-        if (nsdae_mode_parse(c->sw, c->from, from, err) || nsdae_mode_parse(c->sw, c->to, to, err))
-            return nsdae_error_set(err, NSDAE_INVALID_INPUT, "restart: from/to: %s", err->message);
+        /* the parser's own message, prefixed: formatting err->message into itself overlaps */
+        nsdae_error parse = {0};
+        if (nsdae_mode_parse(c->sw, c->from, from, &parse) || nsdae_mode_parse(c->sw, c->to, to, &parse))
+            return nsdae_error_set(err, NSDAE_INVALID_INPUT, "restart: %s", parse.message);
         return NSDAE_OK;
     }
     found f = {0, from, to, "", ""};
