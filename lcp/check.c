@@ -9,37 +9,234 @@
  *
  * A row's terms can also be pure rounding noise (every z_j entering it is a rounded zero): there
  * "relative to the row" means nothing. So only what exceeds the row's rounding level counts:
- * 64 N eps times the largest term any z_j makes in any row (max_k |M_kj z_j|), spread over the
- * row by its entries relative to their columns' largest (the rounding error of z_j is relative
- * to z_j's own unit, not to the row's): about 1e-13 of the solution's terms at N = 10, four
- * orders below any tolerance this layer accepts, and scale invariant like the rest. Not the
+ * 64 N eps times the largest term any z_j makes in any row (zs = max_k |M_kj z_j|), spread over
+ * the row by its entries relative to their columns' largest (the rounding error of z_j is
+ * relative to z_j's own unit, not to the row's): about 1e-13 of the solution's terms at N = 10,
+ * four orders below any tolerance this layer accepts, and scale invariant like the rest. Not the
  * Ruiz-equilibrated units of scale.c: they split a 1e150 column between its row and column and
  * then call the row's whole content noise (M = [6 0; 5 1e150], q = (-4.5625, -6), z2 = 0).
+ *
+ * That floor grows with the point, so it must not be trusted for a point far larger than its
+ * data. The infeasible LCP M = [1 -1 0 -1; -1 2 -1 1; 0 -1 1 0; -1 1 0 1],
+ * q = (-0.895, -0.803, 0.533, -0.692) (w1 + w4 = q1 + q4 = -1.59 for every z: no solution) came
+ * back from Lemke's re-solve of a singular basis as z ~ 4.5e15 (1, 0.17, 0.17, 0.83), moved along
+ * M's null vector (1, 0, 0, 1): every row's terms are 1e16, cancel, and leave |w_i| ~ 2 of
+ * rounding: 2e-16 of the terms, "solved" at 0.79 of the data. And fuzzing found a point with
+ * z3 = 1.2e30 whose zs lifted the floor of a row z3 does not even enter (row 3 of crash-0a3f...:
+ * 1e-7 z2 + 2 = 0, needing z2 < 0). So the point's size is held against the data's,
+ * Q = max(|q_i|, |M_ij| * finite |lo_j|, |hi_j|): while zs <= FAR Q the floor is at most
+ * 64 N eps FAR Q = N tol Q per unit row weight, i.e. within the tolerance of the data's own
+ * scale, and the check above decides alone. A point beyond that (or any nonzero point when
+ * Q = 0) is re-verified on its own pattern: the components at a bound fixed there, the rows
+ * that must vanish solved for the others by the rank-revealing minimal-norm least squares of
+ * linalg.c, whose point has no component along a null direction and so is of the data's size.
+ * Both the point and that re-solved point must pass. A solvable pattern re-solves to a point
+ * with rounding residuals (the null-space ray z = (t, t) of M = [1 -1; -1 1], q = 0 re-solves to
+ * 0); an inconsistent one keeps its residual (the LCP above: w1 = w4 ~ -0.8, rejected). FAR
+ * costs nothing on answers of well-conditioned data (their zs is within a few units of Q); an
+ * ill-conditioned one pays one SVD of its pattern, O(N^3).
+ *
+ * Box rows: the distance of z_i to a bound is measured both by its effect on the rows (as for
+ * complementarity rows) and in z_i's own units (the finite bounds, the terms of the largest row
+ * z_i enters over its largest entry), and counts as "at the bound" only if small in both: with w1 = 1e-7 z1 + 1e6
+ * on [-1, 0], z1 = -0.5 moves its row by 5e-14 of its terms, yet it is half the box away from
+ * either bound, with w1 = 1e6 (fuzzing, crash-8718...).
+ *
  * Measured on Siconos' test data (validation/siconos_data): every accepted answer there passes
  * with violations below 1e-13, the wrong ones violate by 1e-5 to 1. */
 #include "internal.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+
+#define EPS 2.220446049250313e-16
+/* beyond FAR times the data's scale the rounding floor could hide a violation of the data's size */
+#define FAR (NSDAE_TOL_RESIDUAL / (64 * EPS))
+
+typedef struct rows {
+    const nsdae_mlcp *p;
+    double *s, *fl, *cmax;   /* per row: terms + floor, floor; per column: largest |M_ij| */
+    double *tz, *zloc;       /* per row: sum_j |M_ij z_j|; per column: the largest tz of its rows */
+    double zs, zmax;
+} rows;
 
 /* How far z_j (or a bound distance d) moves the rows it enters, relative to their terms s_k
  * above their rounding levels fl_k. */
-static double component_size(const nsdae_mlcp *p, const double *s, const double *fl, int j, double d, double zmax)
+static double component_size(const rows *R, int j, double d)
 {
+    const nsdae_mlcp *p = R->p;
     int N = p->size;
-    double worst = 0, colmax = 0;
+    double worst = 0;
     for (int k = 0; k < N; k++) {
-        double a = fabs(p->M[k + (size_t)j * N]);
-        colmax = fmax(colmax, a);
-        double c = fmax(0, a * fabs(d) - fl[k]);
+        double c = fmax(0, fabs(p->M[k + (size_t)j * N]) * fabs(d) - R->fl[k]);
         if (c > 0)
-            worst = fmax(worst, c / s[k]);
+            worst = fmax(worst, c / R->s[k]);
     }
-    if (colmax > 0)
+    if (R->cmax[j] > 0)
         return worst;
     /* z_j enters no row: it has no unit; measured against the largest |z_k| */
-    double c = fmax(0, fabs(d) - 64 * N * 2.220446049250313e-16 * zmax);
-    return c > 0 ? c / zmax : 0;
+    double c = fmax(0, fabs(d) - 64 * N * EPS * R->zmax);
+    return c > 0 ? c / R->zmax : 0;
+}
+
+/* A bound distance d of box row i in z_i's own units (see the header) */
+static double own_units(const rows *R, int i, double d)
+{
+    const nsdae_mlcp *p = R->p;
+    double u = R->cmax[i] > 0 ? R->zloc[i] / R->cmax[i] : R->zmax;
+    if (isfinite(p->lo[i]))
+        u = fmax(u, fabs(p->lo[i]));
+    if (isfinite(p->hi[i]))
+        u = fmax(u, fabs(p->hi[i]));
+    double c = fmax(0, fabs(d) - 64 * p->size * EPS * u);
+    return c > 0 ? c / u : 0;
+}
+
+static double bound_distance(const rows *R, int i, double d)
+{
+    return fmax(component_size(R, i, d), own_units(R, i, d));
+}
+
+/* Terms, floors and the point's size (see the header): 0, or -1 for a NaN/Inf. */
+static int rows_measure(rows *R, const double *z, const double *w)
+{
+    const nsdae_mlcp *p = R->p;
+    int N = p->size;
+    R->zs = R->zmax = 0;
+    for (int j = 0; j < N; j++) {
+        if (!isfinite(z[j]) || !isfinite(w[j]))
+            return -1;
+        R->zmax = fmax(R->zmax, fabs(z[j]));
+        R->zs = fmax(R->zs, R->cmax[j] * fabs(z[j]));
+        R->zloc[j] = 0;
+    }
+    for (int i = 0; i < N; i++) {
+        double t = 0;
+        for (int j = 0; j < N; j++)
+            t += fabs(p->M[i + (size_t)j * N] * z[j]);
+        R->tz[i] = t;
+        for (int j = 0; j < N; j++)
+            if (p->M[i + (size_t)j * N] != 0)
+                R->zloc[j] = fmax(R->zloc[j], t);
+    }
+    for (int i = 0; i < N; i++) {
+        double rs = 0;
+        for (int j = 0; j < N; j++)
+            if (R->cmax[j] > 0)
+                rs += fabs(p->M[i + (size_t)j * N]) / R->cmax[j];
+        R->fl[i] = 64 * N * EPS * rs * R->zs;
+        R->s[i] = fabs(p->q[i]) + R->tz[i] + R->fl[i];
+        if (!isfinite(R->s[i]))
+            return -1;
+    }
+    return 0;
+}
+
+/* The worst row of (z, w) with the floors of z itself. */
+static double rows_violation(rows *R, const double *z, const double *w)
+{
+    const nsdae_mlcp *p = R->p;
+    int N = p->size;
+    double worst = 0;
+    if (rows_measure(R, z, w))
+        return INFINITY;
+    for (int i = 0; i < N; i++) {
+        nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
+        /* s_i = 0: row i has no terms at all, w_i = 0 exactly */
+        double wr = R->s[i] > 0 ? copysign(fmax(0, fabs(w[i]) - R->fl[i]), w[i]) / R->s[i] : 0, e;
+        if (k == NSDAE_ROW_EQUALITY) {
+            e = fabs(wr);
+        } else if (k == NSDAE_ROW_COMPLEMENTARITY) {
+            double zsz = component_size(R, i, z[i]);
+            e = fmax(fmax(-wr, z[i] < 0 ? zsz : 0), fmin(fabs(wr), zsz));
+        } else {   /* box: inside [lo, hi]; w > 0 only at lo, w < 0 only at hi */
+            double lo = p->lo[i], hi = p->hi[i];
+            double dlo = isinf(lo) ? INFINITY : bound_distance(R, i, z[i] - lo);
+            double dhi = isinf(hi) ? INFINITY : bound_distance(R, i, hi - z[i]);
+            e = fmax(z[i] < lo ? dlo : 0, z[i] > hi ? dhi : 0);
+            e = fmax(e, fmin(fmax(wr, 0), dlo));
+            e = fmax(e, fmin(fmax(-wr, 0), dhi));
+        }
+        if (!(e <= worst))
+            worst = e;
+    }
+    return worst;
+}
+
+/* The data's scale Q (see the header) */
+static double data_scale(const rows *R)
+{
+    const nsdae_mlcp *p = R->p;
+    double Q = 0;
+    for (int i = 0; i < p->size; i++) {
+        Q = fmax(Q, fabs(p->q[i]));
+        if (p->kind && p->kind[i] == NSDAE_ROW_BOX) {
+            if (isfinite(p->lo[i]))
+                Q = fmax(Q, R->cmax[i] * fabs(p->lo[i]));
+            if (isfinite(p->hi[i]))
+                Q = fmax(Q, R->cmax[i] * fabs(p->hi[i]));
+        }
+    }
+    return Q;
+}
+
+/* Which end of row i (z_i, w_i) is nearest to: -1 z_i at its lower end (0 or lo), +1 at hi,
+ * 0 free with w_i = 0. */
+int lcp_active_side(const nsdae_mlcp *p, int i, double zi, double wi)
+{
+    nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
+    if (k == NSDAE_ROW_EQUALITY)
+        return 0;
+    if (k == NSDAE_ROW_COMPLEMENTARITY)
+        return fabs(zi) < fabs(wi) ? -1 : 0;
+    double dlo = isinf(p->lo[i]) ? INFINITY : fabs(zi - p->lo[i]);
+    double dhi = isinf(p->hi[i]) ? INFINITY : fabs(p->hi[i] - zi);
+    double dw = fabs(wi);
+    if (dlo <= dhi && dlo < dw)
+        return -1;
+    if (dhi < dlo && dhi < dw)
+        return 1;
+    return 0;
+}
+
+int lcp_pattern_point(const nsdae_mlcp *p, const double *z, const double *w, double *zp)
+{
+    int N = p->size;
+    size_t n = (size_t)N;
+    double *buf = malloc(sizeof(double) * (n * n + 3 * n + 1));
+    int *side = malloc(sizeof(int) * (2 * n + 1));
+    if (!buf || !side) {
+        free(buf);
+        free(side);
+        return -1;
+    }
+    double *A = buf, *b = A + n * n, *x = b + n, *wf = x + n;
+    int *freecol = side + n, nf = 0, nr = 0;
+    for (int i = 0; i < N; i++) {
+        side[i] = lcp_active_side(p, i, z[i], w[i]);
+        nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
+        zp[i] = side[i] < 0 ? (k == NSDAE_ROW_BOX ? p->lo[i] : 0.0) : side[i] > 0 ? p->hi[i] : 0.0;
+        if (side[i] == 0)
+            freecol[nf++] = i;
+    }
+    lcp_caller_w(p, zp, wf);   /* the fixed components' part: q + M z_fixed */
+    for (int i = 0; i < N; i++) {
+        if (side[i] != 0)
+            continue;
+        for (int c = 0; c < nf; c++)
+            A[nr + (size_t)c * n] = p->M[i + (size_t)freecol[c] * n];
+        b[nr++] = -wf[i];
+    }
+    for (int c = 1; c < nf; c++)   /* lcp_lstsq reads A with leading dimension nr */
+        memmove(A + (size_t)c * nr, A + (size_t)c * n, sizeof(double) * (size_t)nr);
+    double resid;
+    int rank = lcp_lstsq(nr, nf, A, b, x, &resid, NULL);
+    for (int c = 0; c < nf && rank >= 0; c++)
+        zp[freecol[c]] = x[c];
+    free(buf);
+    free(side);
+    return rank < 0 ? -1 : 0;
 }
 
 double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double *dc, const double *z,
@@ -48,51 +245,30 @@ double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double 
     (void)dr;
     (void)dc;
     int N = p->size;
-    double *s = malloc(sizeof(double) * 3 * (size_t)N), *fl = s + N, *cmax = fl + N;
-    if (!s)
+    /* on the stack for the fast path's sizes: it checks every candidate pattern per step */
+    double small[7 * LCP_FAST_MAX_N];
+    double *buf = N <= LCP_FAST_MAX_N ? small : malloc(sizeof(double) * 7 * (size_t)N);
+    if (!buf)
         return INFINITY;
-    double zs = 0, zmax = 0, worst = 0;
+    rows R = {p, buf, buf + N, buf + 2 * N, buf + 3 * N, buf + 4 * N, 0, 0};
     for (int j = 0; j < N; j++) {
-        if (!isfinite(z[j]) || !isfinite(w[j]))
-            worst = INFINITY;
-        zmax = fmax(zmax, fabs(z[j]));
-        cmax[j] = 0;
+        R.cmax[j] = 0;
         for (int i = 0; i < N; i++)
-            cmax[j] = fmax(cmax[j], fabs(p->M[i + (size_t)j * N]));
-        zs = fmax(zs, cmax[j] * fabs(z[j]));
+            R.cmax[j] = fmax(R.cmax[j], fabs(p->M[i + (size_t)j * N]));
     }
-    for (int i = 0; i < N; i++) {
-        double si = fabs(p->q[i]), rs = 0;
-        for (int j = 0; j < N; j++) {
-            si += fabs(p->M[i + (size_t)j * N] * z[j]);
-            rs += cmax[j] > 0 ? fabs(p->M[i + (size_t)j * N]) / cmax[j] : 0;
-        }
-        fl[i] = 64 * N * 2.220446049250313e-16 * rs * zs;
-        s[i] = si + fl[i];
-        if (!isfinite(s[i]))
+    double worst = rows_violation(&R, z, w);
+    if (worst <= NSDAE_TOL_RESIDUAL && R.zs > FAR * data_scale(&R)) {
+        /* far larger than the data: re-verified on its own pattern (header) */
+        double *zp = buf + 5 * N, *wp = buf + 6 * N;
+        if (lcp_pattern_point(p, z, w, zp) != 0)
             worst = INFINITY;
-    }
-    for (int i = 0; i < N && worst < INFINITY; i++) {
-        nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
-        /* s_i = 0: row i has no terms at all, w_i = 0 exactly */
-        double wr = s[i] > 0 ? copysign(fmax(0, fabs(w[i]) - fl[i]), w[i]) / s[i] : 0, e;
-        if (k == NSDAE_ROW_EQUALITY) {
-            e = fabs(wr);
-        } else if (k == NSDAE_ROW_COMPLEMENTARITY) {
-            double zsz = component_size(p, s, fl, i, z[i], zmax);
-            e = fmax(fmax(-wr, z[i] < 0 ? zsz : 0), fmin(fabs(wr), zsz));
-        } else {   /* box: inside [lo, hi]; w > 0 only at lo, w < 0 only at hi */
-            double lo = p->lo[i], hi = p->hi[i];
-            double dlo = isinf(lo) ? INFINITY : component_size(p, s, fl, i, z[i] - lo, zmax);
-            double dhi = isinf(hi) ? INFINITY : component_size(p, s, fl, i, hi - z[i], zmax);
-            e = fmax(z[i] < lo ? dlo : 0, z[i] > hi ? dhi : 0);
-            e = fmax(e, fmin(fmax(wr, 0), dlo));
-            e = fmax(e, fmin(fmax(-wr, 0), dhi));
+        else {
+            lcp_caller_w(p, zp, wp);
+            worst = fmax(worst, rows_violation(&R, zp, wp));
         }
-        if (!(e <= worst))
-            worst = e;
     }
-    free(s);
+    if (buf != small)
+        free(buf);
     return worst;
 }
 

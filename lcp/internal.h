@@ -203,6 +203,13 @@ nsdae_status lcp_scale_spec(int N, const double *dc, double alpha, const nsdae_m
  * invariant; +INFINITY for NaN/Inf. Accept with <= NSDAE_TOL_RESIDUAL. */
 double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double *dc, const double *z,
                             const double *w);
+/* Which end of row i (z_i, w_i) is nearest to: -1 z_i at its lower end (0 or lo), +1 at hi,
+ * 0 free with w_i = 0 (the nearest of the three conditions wins). */
+int lcp_active_side(const nsdae_mlcp *p, int i, double zi, double wi);
+/* The point of z's own pattern (lcp_active_side): fixed components at their ends, the others the
+ * minimal-norm least-squares solution (rank-revealing, lcp_lstsq) of the rows that must vanish.
+ * -1 on allocation or LAPACK failure. */
+int lcp_pattern_point(const nsdae_mlcp *p, const double *z, const double *w, double *zp);
 /* The worst violation relative to the largest term of the whole problem (the earlier measure). */
 double lcp_global_violation(const nsdae_mlcp *p, const double *dr, const double *dc, const double *z,
                             const double *w);
