@@ -189,8 +189,8 @@ static double objective_line(const nsdae_minnorm_spec *s, const double *x, const
 }
 
 /* The piece of a nonsingular pattern: 1 and the point in cd, or 0 when empty. */
-static int point_piece(const lcp_fast *f, const nsdae_mlcp *ps, const nsdae_minnorm_spec *spec, unsigned mask,
-                       cand *cd)
+static int point_piece(const lcp_fast *f, const nsdae_mlcp *ps, const lcp_origin *orig,
+                       const nsdae_minnorm_spec *spec, unsigned mask, cand *cd)
 {
     int N = f->N;
     double b[LCP_FAST_MAX_N], *x = cd->x, xmax = 0, g0, g1, dum;
@@ -210,6 +210,12 @@ static int point_piece(const lcp_fast *f, const nsdae_mlcp *ps, const nsdae_minn
     for (int c = 0; c < f->m; c++)   /* a degenerate point within tolerance: clip to the cone */
         if (mask >> c & 1u)
             x[f->comp[c]] = fmax(x[f->comp[c]], 0.0);
+    /* The sign tests above are in equilibrated units, where a row dominated by one huge entry is
+     * divided by it: M = [6 0; 5 1e150], q = (-4.5625, -6) at z2 = 0 leaves w2 = -2.2, which is
+     * -1.3e-100 there. Each caller row against its own terms decides (check.c). */
+    double w[LCP_FAST_MAX_N];
+    if (!lcp_origin_accepts(orig, ps, x, w))
+        return 0;
     cd->f = objective_line(spec, x, NULL, &dum, &dum);
     cd->continuum = cd->flat = 0;
     return 1;
@@ -275,15 +281,15 @@ static int line_piece(const lcp_fast *f, const nsdae_mlcp *ps, const nsdae_minno
     return 1;
 }
 
-nsdae_status lcp_fast_minnorm(const lcp_fast *f, const nsdae_mlcp *ps, const nsdae_minnorm_spec *spec, double *z,
-                              nsdae_minnorm_result *res, nsdae_error *err)
+nsdae_status lcp_fast_minnorm(const lcp_fast *f, const nsdae_mlcp *ps, const lcp_origin *orig,
+                              const nsdae_minnorm_spec *spec, double *z, nsdae_minnorm_result *res, nsdae_error *err)
 {
     enum { CAP = 1 << LCP_FAST_MAX_M };
     int N = f->N, count = 0, best = -1, continuum = 0;
     cand cs[CAP];
     for (unsigned mask = 0; mask < 1u << f->m; mask++) {
         cand *cd = &cs[count];
-        int found = f->type[mask] == LCP_PAT_POINT ? point_piece(f, ps, spec, mask, cd)
+        int found = f->type[mask] == LCP_PAT_POINT ? point_piece(f, ps, orig, spec, mask, cd)
                                                    : line_piece(f, ps, spec, mask, cd);
         if (!found)
             continue;

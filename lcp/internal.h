@@ -41,6 +41,7 @@ typedef struct lcp_std {
     double *A, *c;     /* nx x nx column-major, nx */
     int *zidx;
     double *zsgn, *zoff;
+    int *crow;         /* m: the caller row each complementarity pair comes from */
 } lcp_std;
 
 nsdae_status lcp_std_build(const nsdae_mlcp *p, lcp_arena *ar, lcp_std *s, nsdae_error *err);
@@ -110,6 +111,7 @@ typedef struct lcp_qp_ws {
     double *ysgn;
     double *Hy, *gy;
     double *rows, *rhs;    /* scratch constraint rows in t space */
+    int ray_second_route;  /* 1: a ray termination of our Lemke is not trusted either (see qp.c) */
 } lcp_qp_ws;
 
 int lcp_qp_ws_init(lcp_qp_ws *ws, const lcp_reduced *r, int extra_eq, lcp_arena *ar);
@@ -210,9 +212,27 @@ int lcp_active_side(const nsdae_mlcp *p, int i, double zi, double wi);
  * minimal-norm least-squares solution (rank-revealing, lcp_lstsq) of the rows that must vanish.
  * -1 on allocation or LAPACK failure. */
 int lcp_pattern_point(const nsdae_mlcp *p, const double *z, const double *w, double *zp);
-/* The worst violation relative to the largest term of the whole problem (the earlier measure). */
-double lcp_global_violation(const nsdae_mlcp *p, const double *dr, const double *dc, const double *z,
-                            const double *w);
+
+/* ---- polishing on the answer's own pattern (polish.c) --------------------------------------- */
+/* Fixes every component at the end of its row that (z, w = M z + q) is nearest to (0, lo or hi)
+ * and corrects the free ones by the minimal-norm solution of the rows that must then vanish.
+ * -1 on allocation or LAPACK failure (z partly changed). */
+int lcp_polish(const nsdae_mlcp *p, double *z);
+/* Where answers of an equilibrated problem are judged: the caller's own data. The per-row check
+ * in equilibrated units would call a row noise whose entries the equilibration divided by a huge
+ * one (M = [6 0; 5 1e150]: row 2's terms become 1e-100 next to a rounding level of 1e-14). */
+typedef struct lcp_origin {
+    const nsdae_mlcp *p;     /* the caller's problem */
+    const double *dr, *dc;   /* z = dc zs / alpha, w = ws / (alpha dr) (scale.c) */
+    double alpha;
+    double *z, *w;           /* scratch, p->size each */
+} lcp_origin;
+/* 1 if the equilibrated point zs of ps passes the per-row check (lcp_scaled_violation <=
+ * NSDAE_TOL_RESIDUAL) on o's data, or on ps itself when o is NULL. */
+int lcp_origin_accepts(const lcp_origin *o, const nsdae_mlcp *ps, const double *zs, double *w);
+/* 1 if z passes lcp_origin_accepts as it is or once polished on ps (then z is the polished point);
+ * 0 otherwise, z unchanged. */
+int lcp_accept_or_polish(const nsdae_mlcp *ps, const lcp_origin *o, double *z, double *w);
 
 /* ---- small dense LU (smalllu.c) --------------------------------------------------------------- */
 /* LU with partial pivoting in place (n x n, column-major, lda = n); 1 if a pivot is exactly zero. */
@@ -242,8 +262,27 @@ typedef struct lcp_fast {
  * one with the rest well conditioned. */
 void lcp_fast_prepare(lcp_fast *f, int N, const double *Ms, const nsdae_row_kind *kind);
 /* Minimal-norm selection on the prepared (scaled) problem ps by enumerating the patterns. */
-nsdae_status lcp_fast_minnorm(const lcp_fast *f, const nsdae_mlcp *ps, const nsdae_minnorm_spec *spec, double *z,
-                              nsdae_minnorm_result *res, nsdae_error *err);
+nsdae_status lcp_fast_minnorm(const lcp_fast *f, const nsdae_mlcp *ps, const lcp_origin *orig,
+                              const nsdae_minnorm_spec *spec, double *z, nsdae_minnorm_result *res, nsdae_error *err);
+
+/* ---- the kind of solution set a matrix gives (structure.c) ---------------------------------- */
+enum { LCP_STRUCT_NONCONVEX = 0, LCP_STRUCT_MONOTONE = 1 /* convex solution set */,
+       LCP_STRUCT_UNIQUE = 2 /* P-matrix: exactly one solution */ };
+typedef struct lcp_structure {
+    int valid;             /* 0: not computed (or for another matrix) */
+    int N, k, m, vunit;    /* what it was computed for ... */
+    unsigned char *key;    /* ... and the box rows' bound pattern (N) */
+    int kind;              /* LCP_STRUCT_* */
+    int nL;                /* monotone: L (nL x k, row-major) spans S = sym(V'CR): S t = S t* <=> L t = L t* */
+    double *L;
+    double *cw;            /* m: the positive pair weights C under which the gap is convex */
+} lcp_structure;
+
+/* Classifies the reduced problem r of p unless c already holds the classification of the same
+ * matrix (then nothing is computed or allocated). The matrix parts of r must be p's. */
+nsdae_status lcp_structure_get(lcp_structure *c, const nsdae_mlcp *p, const lcp_origin *orig, const lcp_std *s,
+                               const lcp_reduced *r, nsdae_error *err);
+void lcp_structure_free(lcp_structure *c);   /* and zeroes c */
 
 /* ---- states forced in every solution (decompose.c) ------------------------------------------ */
 /* Writes into st (m) the state of each complementarity index that is the same in every solution
@@ -255,8 +294,11 @@ int lcp_forced_pattern(const lcp_reduced *r, signed char *st, lcp_arena *ar);
 
 /* ---- branch and bound (minnorm.c) ------------------------------------------------------------ */
 /* The general selection on an (already equilibrated) problem; z and w of size p->size. */
-nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, double *z, double *w,
-                             nsdae_minnorm_result *result, nsdae_error *err);
+/* cache: the matrix's classification, kept by the caller across calls with the same matrix;
+ * orig: where answers are checked (NULL: on p). */
+nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const nsdae_minnorm_spec *spec,
+                             lcp_structure *cache, double *z, double *w, nsdae_minnorm_result *result,
+                             nsdae_error *err);
 
 /* Intersects [lo, hi] with {s : g0 + s g1 >= 0} (exact) and [tlo, thi] with {s : g0 + s g1 >= -tol}
  * (with tolerance): the sign constraints of a piece restricted to a line z0 + s n. g1 != 0. */

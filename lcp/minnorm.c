@@ -21,8 +21,8 @@ typedef struct bnb {
     double *tie_z;        /* TIE_CAP x size */
     double flat_f;        /* smallest objective at which the minimiser was flat */
     double *zbuf, *wbuf;
-    const nsdae_mlcp *p;  /* the (equilibrated) problem: candidates are checked on it row by row */
-    double *dr, *dc;
+    const nsdae_mlcp *p;  /* the (equilibrated) problem */
+    const lcp_origin *orig;   /* where candidates are checked row by row (NULL: on p) */
     lcp_piece_list pieces;
     long nodes, leaves;
 } bnb;
@@ -34,13 +34,14 @@ static double ftol(double f)
 
 /* A point that passes the sign tests of its pattern in reduced coordinates can still violate
  * the MLCP row by row when its pattern matrix is nearly singular (Siconos' Buck converter
- * MLCPs: a selected answer off by 99 % of its own row's terms). Only checked points are
- * candidates. */
+ * MLCPs: a selected answer off by 99 % of its own row's terms). Only points that pass the
+ * per-row check, directly or once polished on their own pattern (polish.c: the reduced
+ * coordinates can lose a small answer in a large box offset), are candidates; the workspace
+ * polishes the final answer the same way. */
 static int point_ok(bnb *b, const double *t)
 {
     lcp_red_z(b->r, t, b->zbuf);
-    lcp_caller_w(b->p, b->zbuf, b->wbuf);
-    return lcp_global_violation(b->p, b->dr, b->dc, b->zbuf, b->wbuf) <= NSDAE_TOL_RESIDUAL;
+    return lcp_accept_or_polish(b->p, b->orig, b->zbuf, b->wbuf);
 }
 
 static void candidate(bnb *b, const double *t, double f, int flat)
@@ -77,21 +78,25 @@ static void candidate(bnb *b, const double *t, double f, int flat)
     lcp_red_z(b->r, t, b->tie_z + (size_t)slot * N);
 }
 
-/* Is the relaxation's minimiser set (node st, objective level at t) more than one point in z? */
-static int relaxation_flat(bnb *b, const signed char *st, const double *t)
+/* Is the relaxation's minimiser set (node st, objective level at t, and the nex extra equalities
+ * Aex t = Aex t, row-major) more than one point in z? */
+static int relaxation_flat(bnb *b, const signed char *st, const double *t, int nex, const double *Aex)
 {
     const lcp_reduced *r = b->r;
     const lcp_objective *o = b->o;
-    int k = r->k;
+    int k = r->k, nrow = o->kp + nex;
     if (o->z_injective || k == 0)
         return 0;
-    double *buf = malloc(sizeof(double) * ((size_t)o->kp + (size_t)k * k + 1));
+    double *buf = malloc(sizeof(double) * ((size_t)nrow * k + nrow + (size_t)k * k + 1));
     if (!buf)
         return 1;
-    double *rhs = buf, *D = buf + o->kp;
-    for (int a = 0; a < o->kp; a++)
-        rhs[a] = lcp_dot(k, o->PZ + (size_t)a * k, 1, t, 1);
-    int dim = lcp_poly_dimension(r, st, o->kp, o->PZ, rhs, t, D, b->ws);
+    double *rows = buf, *rhs = rows + (size_t)nrow * k, *D = rhs + nrow;
+    memcpy(rows, o->PZ, sizeof(double) * (size_t)o->kp * k);
+    if (nex)
+        memcpy(rows + (size_t)o->kp * k, Aex, sizeof(double) * (size_t)nex * k);
+    for (int a = 0; a < nrow; a++)
+        rhs[a] = lcp_dot(k, rows + (size_t)a * k, 1, t, 1);
+    int dim = lcp_poly_dimension(r, st, nrow, rows, rhs, t, D, b->ws);
     int flat = dim != 0;
     if (dim > 0) {   /* directions that move only variables invisible in z do not count */
         flat = 0;
@@ -177,7 +182,7 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
             int ok = point_ok(b, t);
             if (ok)
                 candidate(b, t, f, 0);
-            if (ok && !b->counting && !relaxation_flat(b, st, t))
+            if (ok && !b->counting && !relaxation_flat(b, st, t, 0, NULL))
                 continue;
             for (int i = 0; i < m && bi < 0; i++)   /* keep branching only to see ties or count */
                 if (st[i] == LCP_FREE)
@@ -198,8 +203,104 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
     return NSDAE_OK;
 }
 
-nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, double *z, double *w,
-                             nsdae_minnorm_result *result, nsdae_error *err)
+/* 1/2 ||P (z - z_ref)||_Q^2 straight from z (the equilibrated spec: select, Q and z_ref given, or
+ * NULL for all of z against the origin); buf holds k doubles. */
+static double objective_at_z(const nsdae_minnorm_spec *spec, int N, const double *z, double *buf)
+{
+    int k = spec && spec->k > 0 ? spec->k : N;
+    for (int a = 0; a < k; a++) {
+        int j = spec && spec->k > 0 ? spec->select[a] : a;
+        buf[a] = z[j] - (spec && spec->z_ref ? spec->z_ref[j] : 0.0);
+    }
+    double f = 0;
+    for (int a = 0; a < k; a++) {
+        double qe = buf[a];
+        if (spec && spec->Q) {
+            qe = 0;
+            for (int c = 0; c < k; c++)
+                qe += spec->Q[a + (size_t)c * k] * buf[c];
+        }
+        f += 0.5 * buf[a] * qe;
+    }
+    return f;
+}
+
+/* A P-matrix (structure.c): one Lemke solve is the answer, without building the objective.
+ * 1 answered, 0 not (Lemke failed, or its answer does not pass the rows: the caller goes on). */
+static int unique_solve(bnb *b, const nsdae_minnorm_spec *spec, double *t, double *z, nsdae_minnorm_result *res)
+{
+    const lcp_reduced *r = b->r;
+    lcp_lemke_ws lw;
+    if (lcp_lemke_ws_init(&lw, r->m, b->ar) || lcp_lemke(r->m, r->R, r->r0, t, &lw) != 0 || !point_ok(b, t))
+        return 0;
+    memcpy(z, b->zbuf, sizeof(double) * (size_t)r->size);   /* the checked (maybe polished) point */
+    double *buf = lcp_arena_doubles(b->ar, (size_t)r->size);
+    if (!buf)
+        return 0;
+    res->objective = objective_at_z(spec, r->size, z, buf);
+    res->unique = 1;
+    res->nsol = 1;
+    res->nodes = 1;
+    return 1;
+}
+
+/* A monotone problem (structure.c): one solution t*, then the minimal objective over
+ * F and { L t = L t*, b't = b't* }, the whole (convex) solution set: two convex QPs, or a Lemke
+ * solve and one QP. 1 answered, 0 not (a QP failed or an answer fails the rows: the caller falls
+ * back to the branch and bound, which is exact). */
+static int monotone_solve(bnb *b, const lcp_structure *cs, double *t, double *z, nsdae_minnorm_result *res)
+{
+    const lcp_reduced *r = b->r;
+    int k = r->k, m = r->m, nL = cs->nL, nex = nL + 1;
+    signed char *root = lcp_arena_alloc(b->ar, (size_t)m + 1);   /* every index free */
+    double *Aex = lcp_arena_doubles(b->ar, (size_t)nex * k), *bex = lcp_arena_doubles(b->ar, (size_t)nex);
+    double *H = lcp_arena_doubles(b->ar, (size_t)k * k), *gb = Aex + (size_t)nL * k;
+    if (b->ar->failed)
+        return 0;
+    memcpy(Aex, cs->L, sizeof(double) * (size_t)nL * k);
+    /* b = V'C r0 + R'C v0: the weighted gap's linear term */
+    for (int j = 0; j < k; j++) {
+        double s = 0;
+        for (int i = 0; i < m && !r->vunit; i++)
+            s += cs->cw[i] * (r->V[i + (size_t)j * m] * r->r0[i] + r->R[i + (size_t)j * m] * r->v0[i]);
+        gb[j] = r->vunit ? cs->cw[j] * r->r0[j] : s;
+    }
+    /* 1. one solution: Lemke on a pure LCP, else the minimiser of the gap (H = 2 L'L) over F */
+    lcp_lemke_ws lw;
+    int have = r->vunit && !lcp_lemke_ws_init(&lw, m, b->ar) && lcp_lemke(m, r->R, r->r0, t, &lw) == 0 &&
+               point_ok(b, t);
+    if (!have) {
+        for (int i = 0; i < k; i++)
+            for (int j = 0; j < k; j++) {
+                double s = 0;
+                for (int a = 0; a < nL; a++)
+                    s += cs->L[(size_t)a * k + i] * cs->L[(size_t)a * k + j];
+                H[i + (size_t)j * k] = 2 * s;
+            }
+        b->ws->ray_second_route = 1;   /* the gap is bounded below: a ray here is a numerical failure */
+        have = lcp_qp_solve(r, root, H, gb, 0, NULL, NULL, t, b->ws) == 0 && point_ok(b, t);
+        b->ws->ray_second_route = 0;
+    }
+    if (!have)
+        return 0;
+    /* 2. the minimal objective over the solution set */
+    for (int a = 0; a < nex; a++)
+        bex[a] = lcp_dot(k, Aex + (size_t)a * k, 1, t, 1);
+    if (lcp_qp_solve(r, root, b->o->H, b->o->g, nex, Aex, bex, t, b->ws) != 0 || !point_ok(b, t))
+        return 0;
+    memcpy(z, b->zbuf, sizeof(double) * (size_t)r->size);
+    res->objective = lcp_objective_eval(b->o, k, t);
+    res->nodes = 2;
+    res->unique = !relaxation_flat(b, root, t, nex, Aex);
+    res->nsol = nL == k;   /* L t = L t* pins t when L has full rank: then the solution is unique */
+    return 1;
+}
+
+/* Steps: reduce; the matrix's structure (cached); a P-matrix is one solve, a monotone problem
+ * two convex QPs; the rest (and any of these whose route fails) the branch and bound. */
+nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const nsdae_minnorm_spec *spec,
+                             lcp_structure *cache, double *z, double *w, nsdae_minnorm_result *result,
+                             nsdae_error *err)
 {
     nsdae_status st = NSDAE_OK;
     nsdae_minnorm_result res = {0};
@@ -214,66 +315,54 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec
         goto done;
     if ((st = lcp_reduce(&s, &ar, &r, err)))
         goto done;
-    if ((st = lcp_objective_build(&r, spec, &ar, &o, err)))
+    if ((st = lcp_structure_get(cache, p, orig, &s, &r, err)))
         goto done;
     int k = r.k, m = r.m, N = p->size;
     counting = counting && m <= NSDAE_LCP_COUNT_MAX_M;   /* counting never makes a call exponential */
     double *t = lcp_arena_doubles(&ar, (size_t)k + 1);
-    if (!t) {
-        st = nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
-        goto done;
-    }
-
-    /* Positive definite symmetric part after eliminating the equalities: a P-matrix, so the
-     * solution is unique and one exact solve is the whole answer. */
-    if (r.vunit && m > 0) {
-        double *work = lcp_arena_doubles(&ar, (size_t)m * m);
-        lcp_lemke_ws lw;
-        if (work && !lcp_lemke_ws_init(&lw, m, &ar) && lcp_sym_part_pd(m, r.R, work) &&
-            lcp_lemke(m, r.R, r.r0, t, &lw) == 0) {
-            res.objective = lcp_objective_eval(&o, k, t);
-            res.unique = 1;
-            res.nsol = 1;
-            res.nodes = 1;
-            lcp_red_z(&r, t, z);
-            goto finish;
-        }
-    }
-
-    /* the QP workspace only now: it is O((3m)^2) and the P-matrix path never needs it */
-    if (lcp_qp_ws_init(&ws, &r, o.z_injective ? 0 : o.kp, &ar)) {
-        st = nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
-        goto done;
-    }
     b.r = &r;
-    b.o = &o;
-    b.ws = &ws;
     b.ar = &ar;
     b.counting = counting;
     b.best = INFINITY;
     b.flat_f = INFINITY;
-    b.t_best = lcp_arena_doubles(&ar, (size_t)k + 1);
-    b.tie_z = lcp_arena_doubles(&ar, (size_t)TIE_CAP * N);
     b.p = p;
+    b.orig = orig;
     b.zbuf = lcp_arena_doubles(&ar, (size_t)N);
     b.wbuf = lcp_arena_doubles(&ar, (size_t)N);
-    b.dr = lcp_arena_doubles(&ar, (size_t)N);
-    b.dc = lcp_arena_doubles(&ar, (size_t)N);
     if (ar.failed) {
         st = nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
         goto done;
     }
-    lcp_scale_factors(N, p->M, b.dr, b.dc);
+    if (cache->kind == LCP_STRUCT_UNIQUE && unique_solve(&b, spec, t, z, &res))
+        goto finish;
+    if ((st = lcp_objective_build(&r, spec, &ar, &o, err)))
+        goto done;
+    b.o = &o;
+    /* the QP workspace only now: it is O((3m)^2) and the P-matrix path never needs it */
+    int extra = (o.z_injective ? 0 : o.kp) + (cache->kind != LCP_STRUCT_NONCONVEX ? cache->nL + 1 : 0);
+    if (lcp_qp_ws_init(&ws, &r, extra, &ar)) {
+        st = nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
+        goto done;
+    }
+    b.ws = &ws;
+    /* counting a monotone problem's solutions needs the solution polyhedron's dimension, which
+     * lcp_poly_dimension got wrong on a unique diode-bridge step (a continuum): the branch and
+     * bound counts those, as before */
+    int monotone = cache->kind != LCP_STRUCT_NONCONVEX && (!counting || cache->nL == k);
+    if (monotone && m > 0 && monotone_solve(&b, cache, t, z, &res))
+        goto finish;
+    b.t_best = lcp_arena_doubles(&ar, (size_t)k + 1);
+    b.tie_z = lcp_arena_doubles(&ar, (size_t)TIE_CAP * N);
+    if (ar.failed) {
+        st = nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
+        goto done;
+    }
     /* A first incumbent from one Lemke solve of the reduced LCP (t >= 0 _|_ R t + r0 >= 0):
      * every relaxation above it is pruned from the start. */
     if (r.vunit && m > 0) {
         lcp_lemke_ws lw;
         if (!lcp_lemke_ws_init(&lw, m, &ar) && lcp_lemke(m, r.R, r.r0, t, &lw) == 0 && point_ok(&b, t))
             candidate(&b, t, lcp_objective_eval(&o, k, t), 0);
-    }
-    if (!b.t_best || !b.tie_z) {
-        st = nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
-        goto done;
     }
     if ((st = branch_and_bound(&b, err)))
         goto done;

@@ -93,6 +93,7 @@ nsdae_status lcp_std_build(const nsdae_mlcp *p, lcp_arena *ar, lcp_std *s, nsdae
     s->zidx = lcp_arena_alloc(ar, sizeof(int) * (size_t)N);
     s->zsgn = lcp_arena_doubles(ar, (size_t)N);
     s->zoff = lcp_arena_doubles(ar, (size_t)N);
+    s->crow = lcp_arena_alloc(ar, sizeof(int) * ((size_t)m + 1));
     int *rowvar = lcp_arena_alloc(ar, sizeof(int) * (size_t)N);   /* internal row of caller row i */
     int *auxvar = lcp_arena_alloc(ar, sizeof(int) * (size_t)N);   /* the y variable of a two-sided box */
     double *rsgn = lcp_arena_doubles(ar, (size_t)N);
@@ -115,6 +116,8 @@ nsdae_status lcp_std_build(const nsdae_mlcp *p, lcp_arena *ar, lcp_std *s, nsdae
             s->zidx[i] = nc; s->zsgn[i] = 1; s->zoff[i] = p->lo[i]; rowvar[i] = nc++; auxvar[i] = nc++; break;
         case RM_FIXED: s->zidx[i] = -1; s->zsgn[i] = 0; s->zoff[i] = p->lo[i]; break;
         }
+        for (int c = rowvar[i] < n ? nc : rowvar[i]; c < nc; c++)
+            s->crow[c - n] = i;
     }
     /* Row of x-variable rowvar[i]: rsgn_i * (M (zoff + zsgn x) + q)_i. */
     for (int i = 0; i < N; i++) {

@@ -19,6 +19,7 @@ int lcp_qp_ws_init(lcp_qp_ws *ws, const lcp_reduced *r, int extra_eq, lcp_arena 
     int ny = 2 * k, nc = 3 * m + 2 * extra_eq, L = ny + nc;
     if (lcp_lemke_ws_init(&ws->lemke, L, ar))
         return -1;
+    ws->ray_second_route = 0;
     ws->LM = lcp_arena_doubles(ar, (size_t)L * L + 1);
     ws->Lq = lcp_arena_doubles(ar, (size_t)L + 1);
     ws->Lz = lcp_arena_doubles(ar, (size_t)L + 1);
@@ -139,8 +140,11 @@ int lcp_qp_solve(const lcp_reduced *r, const signed char *st, const double *H, c
     /* Our pivot limit, or a final basis too ill conditioned to trust, on a degenerate node (a
      * rank-deficient pattern of Siconos' diodeBridge20 made the whole call give up): Siconos'
      * Lemke, with its own tie-breaking, is the second route, judged by the same test. */
-    if (status == 2 && (lcp_siconos_lemke_raw(L, LM, Lq, ws->Lz) != 0 || !lcp_kkt_feasible(ny, nc, G, h, ws->Lz)))
-        return 2;
+    int second = status == 2 || (status == 1 && ws->ray_second_route);
+    if (second && (lcp_siconos_lemke_raw(L, LM, Lq, ws->Lz) != 0 || !lcp_kkt_feasible(ny, nc, G, h, ws->Lz)))
+        return status;
+    if (second)
+        status = 0;
     if (status != 0)
         return status;
     memset(t, 0, sizeof(double) * (size_t)k);

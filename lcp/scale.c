@@ -67,9 +67,19 @@ double lcp_scale_rhs(const nsdae_mlcp *p, const double *dr, const double *dc, do
                      double *his)
 {
     int N = p->size;
+    /* the box bounds count with q: scaled by q alone, relay_two_states' step from x1 = 3.6e-161
+     * (q ~ 1e-161 next to lambda in [-1, 1]) put the bounds at 2^530, where the root relaxation's
+     * KKT system no longer solves; the small answer is the polish's job (polish.c) */
     double qmax = 0;
-    for (int i = 0; i < N; i++)
+    for (int i = 0; i < N; i++) {
         qmax = fmax(qmax, fabs(dr[i] * p->q[i]));
+        if (p->kind && p->kind[i] == NSDAE_ROW_BOX && p->lo && p->hi) {
+            if (isfinite(p->lo[i]))
+                qmax = fmax(qmax, fabs(p->lo[i] / dc[i]));
+            if (isfinite(p->hi[i]))
+                qmax = fmax(qmax, fabs(p->hi[i] / dc[i]));
+        }
+    }
     double alpha = qmax > 0 ? 1.0 / pow2_near(qmax) : 1.0;
     for (int i = 0; i < N; i++)
         qs[i] = alpha * dr[i] * p->q[i];

@@ -14,7 +14,9 @@ struct nsdae_lcp_workspace {
     int kind_null;
     double *dr, *dc, *Ms;    /* equilibration and the scaled matrix */
     double *qs, *los, *his, *zs, *wsc, *zref, *Q;
+    double *zo, *wo;         /* scratch: candidates mapped back to the caller's units for the check */
     int *sel;
+    lcp_structure structure; /* the prepared matrix's kind of solution set (structure.c) */
     lcp_fast fast;           /* ~40 KB, written only by lcp_fast_prepare: never zeroed */
 };
 
@@ -28,6 +30,7 @@ nsdae_status nsdae_lcp_workspace_create(nsdae_lcp_workspace **out, nsdae_error *
     (*out)->N = (*out)->cap = 0;
     (*out)->buf = NULL;
     (*out)->fast.ok = 0;
+    memset(&(*out)->structure, 0, sizeof (*out)->structure);
     return NSDAE_OK;
 }
 
@@ -36,6 +39,7 @@ void nsdae_lcp_workspace_destroy(nsdae_lcp_workspace *ws)
     if (!ws)
         return;
     free(ws->buf);
+    lcp_structure_free(&ws->structure);
     free(ws);
 }
 
@@ -45,7 +49,7 @@ static int reserve(nsdae_lcp_workspace *ws, int N)
         return 0;
     size_t n = (size_t)N, nn = n * n;
     /* doubles first, then the int-sized arrays: alignment holds without padding */
-    size_t bytes = sizeof(double) * (3 * nn + 8 * n) + sizeof(nsdae_row_kind) * n + sizeof(int) * n;
+    size_t bytes = sizeof(double) * (3 * nn + 10 * n) + sizeof(nsdae_row_kind) * n + sizeof(int) * n;
     double *b = malloc(bytes);
     if (!b)
         return -1;
@@ -54,10 +58,10 @@ static int reserve(nsdae_lcp_workspace *ws, int N)
     ws->M = b;
     ws->Ms = b + nn;
     ws->Q = b + 2 * nn;
-    double **vec[] = {&ws->dr, &ws->dc, &ws->qs, &ws->los, &ws->his, &ws->zs, &ws->wsc, &ws->zref};
+    double **vec[] = {&ws->dr, &ws->dc, &ws->qs, &ws->los, &ws->his, &ws->zs, &ws->wsc, &ws->zref, &ws->zo, &ws->wo};
     for (size_t i = 0; i < sizeof vec / sizeof *vec; i++)
         *vec[i] = b + 3 * nn + i * n;
-    ws->kind = (nsdae_row_kind *)(b + 3 * nn + 8 * n);
+    ws->kind = (nsdae_row_kind *)(b + 3 * nn + 10 * n);
     ws->sel = (int *)(ws->kind + n);
     ws->cap = N;
     return 0;
@@ -79,6 +83,7 @@ static nsdae_status prepare(nsdae_lcp_workspace *ws, const nsdae_mlcp *p, nsdae_
         return NSDAE_OK;
     int N = p->size;
     ws->N = 0;
+    ws->structure.valid = 0;
     if (reserve(ws, N))
         return nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory for a problem of size %d", N);
     memcpy(ws->M, p->M, sizeof(double) * (size_t)N * N);
@@ -114,16 +119,20 @@ nsdae_status nsdae_lcp_minnorm_ws(nsdae_lcp_workspace *ws, const nsdae_mlcp *p, 
         return st;
     int has_box = p->lo && p->hi;
     nsdae_mlcp ps = {N, ws->Ms, ws->qs, p->kind, has_box ? ws->los : NULL, has_box ? ws->his : NULL};
+    lcp_origin orig = {p, ws->dr, ws->dc, alpha, ws->zo, ws->wo};
     if (ws->fast.ok)
-        st = lcp_fast_minnorm(&ws->fast, &ps, &sspec, ws->zs, &res, err);
+        st = lcp_fast_minnorm(&ws->fast, &ps, &orig, &sspec, ws->zs, &res, err);
     else
-        st = lcp_minnorm_bnb(&ps, &sspec, ws->zs, ws->wsc, &res, err);
+        st = lcp_minnorm_bnb(&ps, &orig, &sspec, &ws->structure, ws->zs, ws->wsc, &res, err);
     if (st == NSDAE_OK) {
+        /* the answer on its own pattern, to rounding (polish.c); then every caller row against
+         * its own terms, with the tolerance every other solver of the layer is held to */
+        lcp_accept_or_polish(&ps, &orig, ws->zs, ws->wsc);
         lcp_scale_z_to_caller(N, ws->dc, alpha, ws->zs, z);
         lcp_caller_w(p, z, w);
         res.objective *= fscale;
-        double v = lcp_global_violation(p, ws->dr, ws->dc, z, w);
-        if (!(v <= 1e3 * NSDAE_TOL_RESIDUAL))
+        double v = lcp_scaled_violation(p, ws->dr, ws->dc, z, w);
+        if (!(v <= NSDAE_TOL_RESIDUAL))
             st = nsdae_error_set(err, NSDAE_NUMERICAL,
                                  "minnorm: the selected solution violates the MLCP by %.3g (relative)", v);
     }

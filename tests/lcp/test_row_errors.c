@@ -35,8 +35,9 @@ Test(row_errors, tiny_row_next_to_a_huge_entry)
     double z1 = 4.5625 / 6, want[2] = {z1, (6 - 5 * z1) / 1e150};
     nsdae_mlcp p = {2, M, q, NULL, NULL, NULL};
     nsdae_error e;
-    /* nsdae_lcp_minnorm is not covered here: its own acceptance still measures against the largest
-     * entry (lcp/check.c, lcp_global_violation) and answers z2 = 0 (issue 12, open) */
+    cr_assert_eq(nsdae_lcp_minnorm(&p, NULL, z, w, NULL, &e), NSDAE_OK, "%s", e.message);
+    for (int j = 0; j < 2; j++)
+        cr_assert(fabs(z[j] - want[j]) <= 1e-9 * want[j], "minnorm z[%d] = %.17g, want %.17g", j, z[j], want[j]);
     nsdae_lcp_solution_set *s = NULL;
     cr_assert_eq(nsdae_lcp_enumerate(&p, &s, &e), NSDAE_OK, "%s", e.message);
     cr_assert_eq(s->count, 1, "enumerate: %d pieces", s->count);
@@ -144,4 +145,25 @@ Test(row_errors, lemke_accepts_tiny_q)
         cr_assert_eq(nsdae_lcp_solve_siconos(&p, "lemke", z, w, &e), NSDAE_OK, "s = %g: %s", s, e.message);
         cr_assert(fabs(z[0]) <= 1e-12 * s && fabs(z[1] - s) <= 1e-12 * s, "s = %g: z = (%g, %g)", s, z[0], z[1]);
     }
+}
+
+/* relay_two_states' step from x = (1.1e-19, 0) with h = 0.002 (x' = 2 lambda, lambda in -sign(x)):
+ * rows x1 - h l1 = q1, x2 - h l2 = 0, l in [-1, 1] against w = x. l1 = +-1 would need
+ * x1 = q1 -+ h of the wrong sign, so l1 is inside, x1 = 0 and l1 = -q1 / h = -5.55e-17: the unique
+ * solution. Minnorm used to lose l1 in the equilibrated box offset (2^63) and answer z = 0,
+ * which leaves row 1 violated by all of its own terms. */
+Test(row_errors, small_answer_inside_a_wide_box)
+{
+    const double h = 0.002, q1 = 1.1102230246255273e-19;
+    double M[16] = {1, 0, 1, 0, 0, 1, 0, 1, -h, 0, 0, 0, 0, -h, 0, 0};
+    double q[4] = {-q1, 0, 0, 0}, lo[4] = {0, 0, -1, -1}, hi[4] = {0, 0, 1, 1}, zref[4] = {q1, 0, 0, 0};
+    nsdae_row_kind kind[4] = {NSDAE_ROW_EQUALITY, NSDAE_ROW_EQUALITY, NSDAE_ROW_BOX, NSDAE_ROW_BOX};
+    int sel[2] = {0, 1};
+    nsdae_mlcp p = {4, M, q, kind, lo, hi};
+    nsdae_minnorm_spec spec = {zref, sel, 2, NULL, 0};
+    double z[4], w[4];
+    nsdae_error e;
+    cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, NULL, &e), NSDAE_OK, "%s", e.message);
+    cr_assert(fabs(z[0]) <= 1e-12 * q1 && z[1] == 0 && z[3] == 0, "x = (%g, %g), l2 = %g", z[0], z[1], z[3]);
+    cr_assert(fabs(z[2] + q1 / h) <= 1e-12 * q1 / h, "l1 = %.17g, want %.17g", z[2], -q1 / h);
 }

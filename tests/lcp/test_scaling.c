@@ -169,7 +169,9 @@ Test(scaling, diode_bridge_steps_branch_and_bound)
                 nsdae_mlcp ps = {NS, Ms, qs, kind, NULL, NULL};
                 double zs[NS], ws[NS], z[NS], zf[NS], wf[NS];
                 nsdae_minnorm_result res;
-                nsdae_status st = lcp_minnorm_bnb(&ps, &sspec, zs, ws, &res, &e);
+                lcp_structure cache = {0};
+                nsdae_status st = lcp_minnorm_bnb(&ps, NULL, &sspec, &cache, zs, ws, &res, &e);
+                lcp_structure_free(&cache);
                 cr_assert_eq(st, NSDAE_OK, "h=%g theta=%g state %zu: %s", h, theta, is, e.message);
                 cr_expect_eq(res.nsol, 1, "h=%g theta=%g state %zu: %ld solutions", h, theta, is, res.nsol);
                 lcp_scale_z_to_caller(NS, dc, alpha, zs, z);

@@ -1,0 +1,104 @@
+/* Polishing an answer on its own pattern, in the caller's rows.
+ *
+ * Why: the branch and bound works in reduced coordinates (box rows split, offsets lo + x), where
+ * a box variable is carried as its distance to a bound. When the bound is large next to the
+ * answer, the answer drowns in that offset: on relay_two_states' step from x = (1.1e-19, 0)
+ * (equilibrated, the relay bounds become +-2^63 next to q ~ 1) the selected point comes back as
+ * z = 0 with w_0 = -1.02, a violation of size one of row 0's own terms (the true answer has
+ * lambda_1 = -5.55e-17, which z = lo + x cannot represent). The pattern is right, only the
+ * arithmetic of the representation is not: solving the pattern's own equations on the problem's
+ * rows gives the answer to rounding (residual 0 there). */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int lcp_polish(const nsdae_mlcp *p, double *z)
+{
+    int N = p->size;
+    size_t n = (size_t)N;
+    double *buf = malloc(sizeof(double) * (n * n + 3 * n + 1));
+    int *side = malloc(sizeof(int) * (2 * n + 1));
+    if (!buf || !side) {
+        free(buf);
+        free(side);
+        return -1;
+    }
+    double *A = buf, *b = A + n * n, *dz = b + n, *w = dz + n;
+    int *freecol = side + n;
+
+    /* 1. the pattern of the point; the fixed components exactly at their ends */
+    lcp_caller_w(p, z, w);
+    int nf = 0, nr = 0;
+    for (int i = 0; i < N; i++) {
+        side[i] = lcp_active_side(p, i, z[i], w[i]);
+        nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
+        if (side[i] < 0)
+            z[i] = k == NSDAE_ROW_BOX ? p->lo[i] : 0.0;
+        else if (side[i] > 0)
+            z[i] = p->hi[i];
+        else
+            freecol[nf++] = i;
+    }
+    /* 2. the rows that must vanish, over the free components: min-norm correction dz */
+    lcp_caller_w(p, z, w);
+    for (int i = 0; i < N; i++) {
+        if (side[i] != 0)
+            continue;
+        for (int c = 0; c < nf; c++)
+            A[nr + (size_t)c * n] = p->M[i + (size_t)freecol[c] * n];
+        b[nr++] = -w[i];
+    }
+    /* lcp_lstsq reads A with leading dimension nr: compact the columns */
+    for (int c = 1; c < nf; c++)
+        memmove(A + (size_t)c * nr, A + (size_t)c * n, sizeof(double) * (size_t)nr);
+    double resid;
+    int rank = lcp_lstsq(nr, nf, A, b, dz, &resid, NULL);
+    if (rank >= 0)
+        for (int c = 0; c < nf; c++)
+            z[freecol[c]] += dz[c];
+    free(buf);
+    free(side);
+    return rank < 0 ? -1 : 0;
+}
+
+int lcp_origin_accepts(const lcp_origin *o, const nsdae_mlcp *ps, const double *zs, double *w)
+{
+    if (!o) {
+        lcp_caller_w(ps, zs, w);
+        return lcp_scaled_violation(ps, NULL, NULL, zs, w) <= NSDAE_TOL_RESIDUAL;
+    }
+    lcp_scale_z_to_caller(o->p->size, o->dc, o->alpha, zs, o->z);
+    lcp_caller_w(o->p, o->z, o->w);
+    return lcp_scaled_violation(o->p, NULL, NULL, o->z, o->w) <= NSDAE_TOL_RESIDUAL;
+}
+
+int lcp_accept_or_polish(const nsdae_mlcp *ps, const lcp_origin *o, double *z, double *w)
+{
+    const int N = ps->size;
+    if (lcp_origin_accepts(o, ps, z, w))
+        return 1;
+    double *keep = malloc(sizeof(double) * (size_t)N);
+    if (!keep)
+        return 0;
+    memcpy(keep, z, sizeof(double) * (size_t)N);
+    int ok = lcp_polish(ps, z) == 0 && lcp_origin_accepts(o, ps, z, w);
+    /* Last: the pattern's own minimal-norm point (check.c). A branch-and-bound representative of
+     * a continuum through 0 with q = 0 came back as rounding noise (z1 = 1.6e-15 next to an entry
+     * 1e9: w1 = 1.6e-6 inside a box, fuzzing crash-93d4...) that no correction of the free
+     * components removes; its pattern's minimal-norm point is 0, the answer. */
+    if (!ok) {
+        memcpy(z, keep, sizeof(double) * (size_t)N);
+        lcp_caller_w(ps, z, w);
+        double *zp = malloc(sizeof(double) * (size_t)N);
+        ok = zp && lcp_pattern_point(ps, z, w, zp) == 0 && lcp_origin_accepts(o, ps, zp, w);
+        if (ok)
+            memcpy(z, zp, sizeof(double) * (size_t)N);
+        free(zp);
+    }
+    if (!ok)
+        memcpy(z, keep, sizeof(double) * (size_t)N);
+    free(keep);
+    return ok;
+}
