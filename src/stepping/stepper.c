@@ -1,5 +1,6 @@
 /* The fixed-step loop shared by every MLCS scheme: one MLCP per step, then either the
  * minimal-norm selection (Rocca et al., (15)) or Siconos' first solution (plain implicit Euler). */
+#include <nsdae/lcp.h>
 #include <nsdae/stepper.h>
 #include <nsdae/time_grid.h>
 #include <nsdae/tolerances.h>
@@ -174,6 +175,19 @@ static nsdae_status solve_step(const step_mlcp *sm, const nsdae_stepper_options 
     return st;
 }
 
+/* Whatever solver answered, the step is written only when its answer solves the step MLCP row by
+ * row (nsdae_mlcp_row_violation): a solver whose own acceptance is looser (relative to the largest
+ * term of the whole problem) would otherwise hand on rows with residual 8 or a Heaviside
+ * multiplier at 1.5, outside its box [0, 1]. */
+static nsdae_status accept_step(const step_mlcp *sm, const double *z, nsdae_error *err)
+{
+    double v = nsdae_mlcp_row_violation(&sm->problem, z);
+    if (v <= NSDAE_TOL_RESIDUAL) return NSDAE_OK;
+    return nsdae_error_set(err, NSDAE_NUMERICAL,
+                           "the answer violates a row of the step's MLCP by %.3g of that row's terms (tolerance %g): "
+                           "not written", v, NSDAE_TOL_RESIDUAL);
+}
+
 static void format_state(char *buf, size_t size, const nsdae_mlcs *s, const double *y)
 {
     size_t used = 0;
@@ -251,6 +265,7 @@ static nsdae_status path_step(step_paths *p, const nsdae_mlcs *s, const nsdae_st
     }
     step_mlcp_build(&p->sm, s, t0, h, theta, gamma, o->gamma_relation, y, p->lambda0);
     nsdae_status st = solve_step(&p->sm, o, sel, lws, y, z, w, nsol, err);
+    if (st == NSDAE_OK) st = accept_step(&p->sm, z, err);
     if (st == NSDAE_OK) *residual = step_mlcp_residual(&p->sm, z);
     return st;
 }
