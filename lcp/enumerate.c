@@ -52,7 +52,7 @@ static int keep_checked(const nsdae_mlcp *p, const double *dr, const double *dc,
                         nsdae_lcp_solution_set *set)
 {
     int N = p->size, kept = 0;
-    double *w = malloc(sizeof(double) * (size_t)N);
+    double *w = malloc(sizeof(double) * 2 * (size_t)N), *zp = w + N;
     if (!w)
         return -1;
     set->has_continuum = 0;
@@ -60,8 +60,18 @@ static int keep_checked(const nsdae_mlcp *p, const double *dr, const double *dc,
         nsdae_lcp_piece pc = set->pieces[i];
         lcp_scale_z_to_caller(N, dc, alpha, pc.z, pc.z);
         lcp_caller_w(p, pc.z, w);
-        if (pc.is_point && !(lcp_scaled_violation(p, dr, dc, pc.z, w) <= NSDAE_TOL_RESIDUAL))
-            continue;   /* a continuum's representative lies on it within the sign tolerance */
+        if (pc.is_point && !(lcp_scaled_violation(p, dr, dc, pc.z, w) <= NSDAE_TOL_RESIDUAL)) {
+            /* Re-solved on its own pattern before it is dropped: a point computed in equilibrated
+             * units can carry rounding noise that fails its rows (q = 0 with entries 1e6 next to
+             * 1e-7: the solution 0 came back as 1e-13 noise and the enumeration said "no
+             * solution" where minimal norm found 0; fuzzing, crash-1312...). */
+            if (lcp_pattern_point(p, pc.z, w, zp) != 0)
+                continue;
+            lcp_caller_w(p, zp, w);
+            if (!(lcp_scaled_violation(p, dr, dc, zp, w) <= NSDAE_TOL_RESIDUAL))
+                continue;
+            memcpy(pc.z, zp, sizeof(double) * (size_t)N);
+        }   /* a continuum's representative lies on it within the sign tolerance */
         nsdae_lcp_piece *dst = &set->pieces[kept++];
         memmove(dst->z, pc.z, sizeof(double) * (size_t)N);
         dst->is_point = pc.is_point;
