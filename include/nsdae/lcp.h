@@ -41,7 +41,8 @@ nsdae_status nsdae_mlcp_validate(const nsdae_mlcp *p, nsdae_error *err);
 /* The worst violation of z over the rows of p, each row against its own terms (residual of
  * w = M z + q recomputed from z, signs, complementarity, box law; rounding of the row ignored),
  * as every solver of this layer accepts answers: accept with <= NSDAE_TOL_RESIDUAL (tolerances.h).
- * +INFINITY for NaN/Inf or when memory runs out. Cost O(size^2), one allocation. */
+ * +INFINITY for NaN/Inf or when memory runs out. Cost O(size^2), one allocation; a point
+ * far larger than its data (lcp/check.c) is re-solved on its own pattern, one SVD: O(size^3). */
 double nsdae_mlcp_row_violation(const nsdae_mlcp *p, const double *z);
 
 /* ---- one solution through Siconos numerics ------------------------------------------- */
