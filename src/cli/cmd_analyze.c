@@ -1,6 +1,7 @@
 /* nsdae analyze MODEL [--mode CODE]... [--param NAME=VALUE]... [--json] [--strict]:
  * the structural analysis (Sigma-method) of every mode of a model, or of the named ones. */
 #include "cli/commands.h"
+#include "cli/example_twin.h"
 #include "cli/model_source.h"
 #include "cli/options.h"
 
@@ -41,8 +42,8 @@ static void usage(FILE *out)
           "                     none. Choices of switches nested in branches not chosen are ignored.\n"
           "  --param NAME=VALUE[,NAME=VALUE...]\n"
           "                     override parameters (repeatable)\n"
-          "  --example NAME     a built-in example: accepted as everywhere, but a built-in is a system\n"
-          "                     given by its matrices or callbacks, without equations to analyse\n"
+          "  --example NAME     a built-in example: its twin model file (built into nsdae, e.g.\n"
+          "                     examples/rocca_crossing.nsm) is analysed; beads' n is the file's N\n"
           "  --json             JSON report: {\"model\", \"switches\", \"mode_count\", \"modes\": [{\"mode\",\n"
           "                     \"code\", \"status\", \"index\", \"differentiations\", \"dof\", \"states\",\n"
           "                     \"latent\", \"offsets\", \"blocks\", ...}], \"skipped\"}\n"
@@ -161,15 +162,8 @@ int nsdae_cmd_analyze(int argc, char **argv)
         goto done;
     }
     /* an override of a parameter the model lacks is a bad command line here (status 2) */
-    if (!rc) rc = model_source_load(&src, "analyze", CLI_USAGE);
+    if (!rc) rc = model_source_load_equations(&src, "analyze", CLI_USAGE);
     if (rc) goto done;
-    if (!src.model) {
-        fprintf(stderr, "nsdae analyze: --example %s is built into nsdae as a system (matrices or callbacks), not as "
-                        "equations: the structural analysis needs the model's equations; analyze a model file "
-                        "(examples/*.nsm) instead\n", src.example);
-        rc = 1;
-        goto done;
-    }
     if (nsdae_mode_switches(src.model, &sw, &err) != NSDAE_OK) {
         fprintf(stderr, "%s\n", err.message);
         rc = 1;

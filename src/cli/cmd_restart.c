@@ -3,6 +3,7 @@
  * of one mode change at a given left-limit state. The report is the library's
  * (nsdae/restart_report.h, which the Python module calls too); this file reads the options and prints. */
 #include "cli/commands.h"
+#include "cli/example_twin.h"
 #include "cli/model_source.h"
 #include "cli/options.h"
 
@@ -33,8 +34,8 @@ static void usage(FILE *out)
           "\n"
           "options:\n"
           "  --param NAME=VALUE[,NAME=VALUE...]  override parameters (repeatable)\n"
-          "  --example NAME     a built-in example: accepted as everywhere, but a built-in is a system\n"
-          "                     without equations, and the restart analysis needs equations\n"
+          "  --example NAME     a built-in example: its twin model file (built into nsdae, e.g.\n"
+          "                     examples/cup_and_ball.nsm) is analysed; beads' n is the file's N\n"
           "  --at NAME=VALUE[,...]  left limits: x=.., der(x)=.., der(der(x))=.., time=..; values not\n"
           "                     given are 0. They must satisfy the facts the analysis assumed (the guard\n"
           "                     at 0, the previous mode's equations): else no restart, the fact named\n"
@@ -161,15 +162,8 @@ int nsdae_cmd_restart(int argc, char **argv)
         rc = 0;
         goto done;
     }
-    if (!rc) rc = model_source_load(&c.src, "restart", CLI_USAGE);
+    if (!rc) rc = model_source_load_equations(&c.src, "restart", CLI_USAGE);
     if (rc) goto done;
-    if (!c.src.model) {
-        fprintf(stderr, "nsdae restart: --example %s is built into nsdae as a system, not as equations: the restart "
-                        "analysis needs the model's equations; give a model file (examples/*.nsm) instead\n",
-                c.src.example);
-        rc = 1;
-        goto done;
-    }
     rc = run(&c);
 done:
     model_source_free(&c.src);
