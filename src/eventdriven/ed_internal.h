@@ -36,6 +36,10 @@ typedef struct ed_problem {
     int (*row)(long k, double t, const double *z, const double *zp, int kind, void *self);
     /* The current mode's label (for messages). */
     const char *(*mode_label)(void *self);
+    /* Whether a root at t with state z leaves the mode as it is (the problem unchanged on return):
+     * then the driver writes no rows for it, and event() projects the state without logging an
+     * event. NULL: every root is an event. */
+    int (*keeps_mode)(double t, const double *z, void *self);
 } ed_problem;
 
 /* Runs the problem on the options' grid. summary: events and accumulations are counted by the

@@ -147,6 +147,28 @@ static nsdae_status restart(mlcs_problem *mp, double t, double *z, double *zp, n
     return st;
 }
 
+/* A root of a row's sign whose probe keeps the mode did not end it: an open row's w that is
+ * identically zero in the mode crossing zero by rounding (16 such "os -> os" roots on the Rocca
+ * crossing), or a multiplier grazing zero a few 1e-12 s before the probe lets the row open. Asked
+ * before the event's rows are written, so such a root leaves no trace in the output. */
+int mlcs_keeps_mode(double t, const double *z, void *self)
+{
+    mlcs_problem *mp = self;
+    const int n = mp->n, nl = mp->nl, phase = nsdae_mlcs_phase_index(mp->s, t);
+    if (phase != mp->phase) return 0;
+    double *zs = malloc((size_t)2 * n * sizeof *zs);
+    char *was = malloc((size_t)nl + 1);
+    int keeps = 0;
+    if (zs && was && !probe_mlcp(mp, phase, t, z, zs, zs + n, NULL)) {
+        memcpy(was, mp->side, (size_t)nl);
+        sides_from_probe(mp, phase, zs, zs + n);
+        keeps = memcmp(was, mp->side, (size_t)nl) == 0;
+        memcpy(mp->side, was, (size_t)nl);
+    }
+    free(zs), free(was);
+    return keeps;
+}
+
 nsdae_status mlcs_event(double *t, const int *roots, int exogenous, double *z, double *zp, int *stop, void *self,
                         nsdae_error *err)
 {
@@ -178,11 +200,7 @@ nsdae_status mlcs_event(double *t, const int *roots, int exogenous, double *z, d
     const char *to = mlcs_label_of(mp);
     if (ed_mode_set_add(&mp->modes, to)) mp->sum->modes_visited = mp->modes.n;
     if (initial) return NSDAE_OK;
-    /* A root whose probe keeps the mode did not end it: an open row's w that is identically zero in
-     * the mode crossing zero by rounding (16 such "os -> os" roots on the Rocca crossing), or a
-     * multiplier grazing zero a few 1e-12 s before the probe lets the row open. The state is
-     * continuous there (the restart in the same mode), so it is not an event: not logged, not
-     * counted. The driver's same-instant guard still bounds a root that keeps firing. */
+    /* a root that kept the mode (mlcs_keeps_mode): projected onto it above, neither logged nor counted */
     if (!exogenous && strcmp(from, to) == 0) return NSDAE_OK;
     for (int k = 0; k < mp->nstates; k++) mp->post[k] = z[mp->states[k]];
     nsdae_event_record ev = {*t, exogenous ? NSDAE_EVENT_TIME : NSDAE_EVENT_SWITCH, from, to, mp->nstates,

@@ -39,6 +39,8 @@ void mlcs_rhs(mlcs_problem *mp, int phase, double t, double *b, double *c);
 const char *mlcs_label_of(mlcs_problem *mp);
 
 /* The event handler (ed_problem.event). */
+/* Whether the probe at t keeps the current mode (mlcs_event.c; the problem is left as it was). */
+int mlcs_keeps_mode(double t, const double *z, void *self);
 nsdae_status mlcs_event(double *t, const int *roots, int exogenous, double *z, double *zp, int *stop, void *self,
                         nsdae_error *err);
 

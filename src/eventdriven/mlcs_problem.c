@@ -301,7 +301,7 @@ nsdae_status nsdae_events_run_mlcs(const nsdae_mlcs *s, const nsdae_events_optio
     st = mlcs_alloc(&mp, err);
     if (!st) {
         ed_problem p = {mp.n, 2 * mp.nl, &mp, mlcs_residual, mlcs_jacobian, mlcs_roots, mlcs_mode_setup,
-                        mlcs_exogenous, mlcs_event, mlcs_row, mlcs_label};
+                        mlcs_exogenous, mlcs_event, mlcs_row, mlcs_label, mlcs_keeps_mode};
         st = ed_run(&p, &mp.o, sum, err);
     }
     sum->modes_visited = mp.modes.n;

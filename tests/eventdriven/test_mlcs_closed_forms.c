@@ -386,5 +386,12 @@ Test(eventdriven_mlcs, rocca_sliding_crossing)
     cr_assert_geq(n, 2, "%d mode changes", n);
     expect_time("sliding starts", t_change[0], 2.5);
     expect_time("sliding ends", t_change[1], 3.5);
+    /* nothing else happens: the open row's w is identically zero while sliding, and its rounding
+     * roots are no events (they were 16 "os -> os" events, each with two rows) */
+    int after_start = 0;
+    for (int k = 0; k < l.nev && k < MAXEV; k++) after_start += l.ev_t[k] > 1e-3;
+    cr_expect_eq(after_start, 2, "%d events after the start, the closed form has 2", after_start);
+    cr_expect_eq(sum.rows, 1001 + 2 * sum.events, "%ld rows: 1001 grid rows and two per event (%ld)", sum.rows,
+                 sum.events);
     nsdae_mlcs_destroy(s);
 }
