@@ -200,45 +200,6 @@ int lcp_active_side(const nsdae_mlcp *p, int i, double zi, double wi)
     return 0;
 }
 
-int lcp_pattern_point(const nsdae_mlcp *p, const double *z, const double *w, double *zp)
-{
-    int N = p->size;
-    size_t n = (size_t)N;
-    double *buf = malloc(sizeof(double) * (n * n + 3 * n + 1));
-    int *side = malloc(sizeof(int) * (2 * n + 1));
-    if (!buf || !side) {
-        free(buf);
-        free(side);
-        return -1;
-    }
-    double *A = buf, *b = A + n * n, *x = b + n, *wf = x + n;
-    int *freecol = side + n, nf = 0, nr = 0;
-    for (int i = 0; i < N; i++) {
-        side[i] = lcp_active_side(p, i, z[i], w[i]);
-        nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
-        zp[i] = side[i] < 0 ? (k == NSDAE_ROW_BOX ? p->lo[i] : 0.0) : side[i] > 0 ? p->hi[i] : 0.0;
-        if (side[i] == 0)
-            freecol[nf++] = i;
-    }
-    lcp_caller_w(p, zp, wf);   /* the fixed components' part: q + M z_fixed */
-    for (int i = 0; i < N; i++) {
-        if (side[i] != 0)
-            continue;
-        for (int c = 0; c < nf; c++)
-            A[nr + (size_t)c * n] = p->M[i + (size_t)freecol[c] * n];
-        b[nr++] = -wf[i];
-    }
-    for (int c = 1; c < nf; c++)   /* lcp_lstsq reads A with leading dimension nr */
-        memmove(A + (size_t)c * nr, A + (size_t)c * n, sizeof(double) * (size_t)nr);
-    double resid;
-    int rank = lcp_lstsq(nr, nf, A, b, x, &resid, NULL);
-    for (int c = 0; c < nf && rank >= 0; c++)
-        zp[freecol[c]] = x[c];
-    free(buf);
-    free(side);
-    return rank < 0 ? -1 : 0;
-}
-
 double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double *dc, const double *z,
                             const double *w)
 {

@@ -208,12 +208,12 @@ double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double 
 /* Which end of row i (z_i, w_i) is nearest to: -1 z_i at its lower end (0 or lo), +1 at hi,
  * 0 free with w_i = 0 (the nearest of the three conditions wins). */
 int lcp_active_side(const nsdae_mlcp *p, int i, double zi, double wi);
+
+/* ---- solving on the answer's own pattern (polish.c) ----------------------------------------- */
 /* The point of z's own pattern (lcp_active_side): fixed components at their ends, the others the
  * minimal-norm least-squares solution (rank-revealing, lcp_lstsq) of the rows that must vanish.
  * -1 on allocation or LAPACK failure. */
 int lcp_pattern_point(const nsdae_mlcp *p, const double *z, const double *w, double *zp);
-
-/* ---- polishing on the answer's own pattern (polish.c) --------------------------------------- */
 /* Fixes every component at the end of its row that (z, w = M z + q) is nearest to (0, lo or hi)
  * and corrects the free ones by the minimal-norm solution of the rows that must then vanish.
  * -1 on allocation or LAPACK failure (z partly changed). */

@@ -14,7 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-int lcp_polish(const nsdae_mlcp *p, double *z)
+/* Solving on a pattern, shared by polishing and by re-solving a far point: the pattern of (z, w)
+ * (w NULL: computed here), the fixed components exactly at their ends in zp, the free ones moved
+ * by the minimal-norm least-squares solution of the rows that must vanish, starting from z's own
+ * values (keep_free) or from 0 (the pattern's minimal-norm point). zp may be z. */
+static int pattern_solve(const nsdae_mlcp *p, const double *z, const double *w, double *zp, int keep_free)
 {
     int N = p->size;
     size_t n = (size_t)N;
@@ -25,30 +29,35 @@ int lcp_polish(const nsdae_mlcp *p, double *z)
         free(side);
         return -1;
     }
-    double *A = buf, *b = A + n * n, *dz = b + n, *w = dz + n;
+    double *A = buf, *b = A + n * n, *dz = b + n, *wf = dz + n;
     int *freecol = side + n;
 
     /* 1. the pattern of the point; the fixed components exactly at their ends */
-    lcp_caller_w(p, z, w);
+    if (!w) {
+        lcp_caller_w(p, z, wf);
+        w = wf;
+    }
     int nf = 0, nr = 0;
     for (int i = 0; i < N; i++) {
         side[i] = lcp_active_side(p, i, z[i], w[i]);
         nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
         if (side[i] < 0)
-            z[i] = k == NSDAE_ROW_BOX ? p->lo[i] : 0.0;
+            zp[i] = k == NSDAE_ROW_BOX ? p->lo[i] : 0.0;
         else if (side[i] > 0)
-            z[i] = p->hi[i];
-        else
+            zp[i] = p->hi[i];
+        else {
+            zp[i] = keep_free ? z[i] : 0.0;
             freecol[nf++] = i;
+        }
     }
     /* 2. the rows that must vanish, over the free components: min-norm correction dz */
-    lcp_caller_w(p, z, w);
+    lcp_caller_w(p, zp, wf);
     for (int i = 0; i < N; i++) {
         if (side[i] != 0)
             continue;
         for (int c = 0; c < nf; c++)
             A[nr + (size_t)c * n] = p->M[i + (size_t)freecol[c] * n];
-        b[nr++] = -w[i];
+        b[nr++] = -wf[i];
     }
     /* lcp_lstsq reads A with leading dimension nr: compact the columns */
     for (int c = 1; c < nf; c++)
@@ -57,10 +66,20 @@ int lcp_polish(const nsdae_mlcp *p, double *z)
     int rank = lcp_lstsq(nr, nf, A, b, dz, &resid, NULL);
     if (rank >= 0)
         for (int c = 0; c < nf; c++)
-            z[freecol[c]] += dz[c];
+            zp[freecol[c]] += dz[c];
     free(buf);
     free(side);
     return rank < 0 ? -1 : 0;
+}
+
+int lcp_polish(const nsdae_mlcp *p, double *z)
+{
+    return pattern_solve(p, z, NULL, z, 1);
+}
+
+int lcp_pattern_point(const nsdae_mlcp *p, const double *z, const double *w, double *zp)
+{
+    return pattern_solve(p, z, w, zp, 0);
 }
 
 int lcp_origin_accepts(const lcp_origin *o, const nsdae_mlcp *ps, const double *zs, double *w)
