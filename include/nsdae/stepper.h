@@ -15,7 +15,9 @@
  *   MINNORM  the minimal-norm implicit Euler of Rocca-Acary-Brogliato (15): the step's solution
  *            minimising 1/2 ||P (y1 - y0)||^2_Q, P the differential unknowns by default;
  *            theta = 1 unless set (then it is the theta-method with minimal-norm selection).
- *   EULER    plain implicit Euler (theta = 1) keeping the first solution Siconos ENUM finds.
+ *   EULER    plain implicit Euler (theta = 1) keeping the first solution Siconos ENUM finds. A step
+ *            with the sparse path's single-solution certificate is solved there instead: its one
+ *            solution is ENUM's, without ENUM's 2^m patterns.
  *   THETA    the theta-method (theta in [1/2, 1], default 1/2) with minimal-norm selection.
  *   MOREAU   not an MLCS scheme: Moreau-Jean on the Lagrangian contact form (moreau.h). Named here
  *            so that one name list serves every engine; nsdae_stepper_run refuses it.
