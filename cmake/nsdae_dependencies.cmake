@@ -1,5 +1,6 @@
 # What libnsdae and libnsdae_lcp link against, found on this machine by name and given as imported
-# targets: nsdae::siconos_numerics, nsdae::lapacke, nsdae::openblas, nsdae::sundials_ida, nsdae::klu.
+# targets: nsdae::siconos_numerics, nsdae::lapacke, nsdae::openblas, nsdae::sundials_ida, nsdae::klu,
+# nsdae::cholmod.
 #
 # Read twice: by nsdae's own build (CMakeLists.txt) and, installed next to nsdaeConfig.cmake, by
 # find_package(nsdae) on the consumer's machine. The exported targets name these targets, never a
@@ -69,5 +70,19 @@ if(NOT TARGET nsdae::klu)
       IMPORTED_LOCATION "${KLU_LIBRARY}" INTERFACE_INCLUDE_DIRECTORIES "${KLU_INCLUDE_DIR}")
   else()
     list(APPEND NSDAE_MISSING_DEPENDENCIES "SuiteSparse KLU (Debian: libsuitesparse-dev)")
+  endif()
+endif()
+
+# SuiteSparse CHOLMOD (Moreau-Jean's mass matrix when its band is wide but its nonzeros few,
+# src/stepping/mass_sparse.c), from the same Debian package as KLU.
+if(NOT TARGET nsdae::cholmod)
+  find_path(CHOLMOD_INCLUDE_DIR NAMES cholmod.h PATH_SUFFIXES suitesparse)
+  find_library(CHOLMOD_LIBRARY NAMES cholmod)
+  if(CHOLMOD_INCLUDE_DIR AND CHOLMOD_LIBRARY)
+    add_library(nsdae::cholmod UNKNOWN IMPORTED)
+    set_target_properties(nsdae::cholmod PROPERTIES
+      IMPORTED_LOCATION "${CHOLMOD_LIBRARY}" INTERFACE_INCLUDE_DIRECTORIES "${CHOLMOD_INCLUDE_DIR}")
+  else()
+    list(APPEND NSDAE_MISSING_DEPENDENCIES "SuiteSparse CHOLMOD (Debian: libsuitesparse-dev)")
   endif()
 endif()

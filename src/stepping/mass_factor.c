@@ -1,28 +1,40 @@
-/* Banded Cholesky of the mass matrix. The band is read off the evaluated M: for a constant M
+/* Banded Cholesky of the mass matrix (or CHOLMOD when the band is wide and the nonzeros few:
+ * mass_sparse.c). The band is read off the evaluated M: for a constant M
  * (factored once per run) its zeros are its structure; a configuration-dependent M is re-read at
  * each evaluation, so a band that changes with q is still right. LAPACK's dpbtrf factors the band
  * (with kd = n - 1 it is dpotrf's work); the solves are written out, because for the few degrees
  * of freedom of most contact problems the BLAS call overhead cost more than the arithmetic. */
 #include "stepping/mass_factor.h"
 
+#include "stepping/mass_sparse.h"
+
 #include <lapacke.h>
 #include <stdlib.h>
 
-static int lower_bandwidth(int n, const double *M)
+/* M's lower bandwidth, and its nonzeros on and below the diagonal into *nnz */
+static int lower_bandwidth(int n, const double *M, size_t *nnz)
 {
     int kd = 0;
+    *nnz = 0;
     for (int j = 0; j < n; j++)
-        for (int i = n - 1; i > j + kd; i--)
+        for (int i = j; i < n; i++)
             if (M[i + (size_t)j * n] != 0.0) {
-                kd = i - j;
-                break;
+                ++*nnz;
+                if (i - j > kd) kd = i - j;
             }
     return kd;
 }
 
 nsdae_status mass_factor_compute(mass_factor *f, int n, const double *M, nsdae_error *err)
 {
-    const int kd = lower_bandwidth(n, M);
+    size_t nnz = 0;
+    const int kd = lower_bandwidth(n, M, &nnz);
+    f->sparse_used = mass_sparse_wanted(n, kd, nnz);
+    if (f->sparse_used) {
+        f->n = n;
+        f->kd = kd;
+        return mass_sparse_factor(&f->sparse, n, M, nnz, err);
+    }
     const size_t need = ((size_t)kd + 1) * (size_t)n;
     if (need > f->cap) {
         double *b = realloc(f->band, need * sizeof *b);
@@ -54,6 +66,10 @@ void mass_factor_solve(const mass_factor *f, double *x)
 {
     const int n = f->n, kd = f->kd, ld = kd + 1;
     const double *L = f->band;
+    if (f->sparse_used) {
+        mass_sparse_solve(f->sparse, x);
+        return;
+    }
     if (kd == 0) {
         for (int i = 0; i < n; i++) x[i] /= L[i];
         return;
@@ -75,4 +91,7 @@ void mass_factor_free(mass_factor *f)
     free(f->band);
     f->band = NULL;
     f->cap = 0;
+    mass_sparse_free(f->sparse);
+    f->sparse = NULL;
+    f->sparse_used = 0;
 }

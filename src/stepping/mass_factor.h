@@ -1,5 +1,7 @@
-/* The mass matrix of Moreau-Jean, factored in its band: a diagonal M (point masses, bead columns)
- * or a banded one (chains) costs O(ndof * band) per solve instead of O(ndof^2). */
+/* The mass matrix of Moreau-Jean, factored by its structure: a diagonal M (point masses, bead
+ * columns) costs a division per entry, a banded one (chains) O(ndof * band) per solve, and a
+ * sparse M whose band is wide (rings, closed loops, coordinates that pair far-apart bodies) a
+ * sparse Cholesky (SuiteSparse CHOLMOD) whose cost follows its fill, not n^2. */
 #ifndef NSDAE_STEPPING_MASS_FACTOR_H
 #define NSDAE_STEPPING_MASS_FACTOR_H
 
@@ -7,16 +9,21 @@
 
 #include <stddef.h>
 
+typedef struct mass_sparse mass_sparse;
+
 typedef struct mass_factor {
     int n;
     int kd;            /* lower bandwidth of the last factored M: 0 diagonal, n - 1 full */
     double *band;      /* (kd + 1) x n, LAPACK lower band storage of the Cholesky factor L; for
                           kd = 0, M's diagonal itself (x = b / m_ii, no square roots) */
     size_t cap;        /* doubles allocated in band (grown, never shrunk: no allocation once warm) */
+    mass_sparse *sparse; /* non-NULL when the last M was factored by CHOLMOD instead of its band */
+    int sparse_used;   /* 1 when the last factorization is CHOLMOD's */
 } mass_factor;
 
 /* Factors the dense symmetric M (n x n, column-major; only its lower triangle is read). The band
- * is found from M's zero entries. NUMERICAL when M is not positive definite, NOMEM. */
+ * and the nonzeros are found from M's zero entries. NUMERICAL when M is not positive definite,
+ * NOMEM. */
 nsdae_status mass_factor_compute(mass_factor *f, int n, const double *M, nsdae_error *err);
 
 /* x <- M^-1 x (n entries). */

@@ -11,6 +11,7 @@
 
 #include <criterion/criterion.h>
 #include <math.h>
+#include <string.h>
 
 static const double mass[3] = {1.0, 2.0, 3.0}, r = 0.1, g = 9.81;
 
@@ -126,5 +127,165 @@ Test(moreau_structure, banded_mass_matches_diagonal_coordinates)
         cr_expect(fabs(vz[i] - vsum) < 1e-9, "bead %d: velocity %.17g in z, %.17g from u", i + 1, vz[i], vsum);
     }
     nsdae_lagrangian_destroy(z);
+    nsdae_lagrangian_destroy(u);
+}
+
+/* The same covariance on a mass matrix whose band is wide but whose nonzeros are few, the case
+ * CHOLMOD factors (mass_sparse.c). NB = 40 beads on a line (masses 1 + i/10, heights z, gaps
+ * z1 - r and z_i - z_{i-1} - 2r) written once in z (M diagonal) and once in pair coordinates
+ * z_i = u_i + u_j, z_j = u_i - u_j for j = NB - 1 - i, i < NB/2: z = T u with T symmetric and
+ * T^2 = 2 I. M_u = T^T M_z T couples only i with j (m_i + m_j on both diagonals, m_i - m_j off
+ * them), so its lower bandwidth is NB - 1 with 3 NB / 2 nonzeros. F_u = T^T F_z, G_u = G_z T. */
+enum { NB = 40 };
+
+static double bead_mass(int i) { return 1.0 + i / 10.0; }
+
+static int pair_of(int i) { return NB - 1 - i; }
+
+/* z = T u (T symmetric: also T^T x) */
+static void apply_T(const double *u, double *z)
+{
+    for (int i = 0; i < NB / 2; i++) {
+        int j = pair_of(i);
+        z[i] = u[i] + u[j];
+        z[j] = u[i] - u[j];
+    }
+}
+
+static int column_mass(const double *q, double *M, void *ctx)
+{
+    (void)q;
+    int paired = *(const int *)ctx;
+    for (int k = 0; k < NB * NB; k++) M[k] = 0.0;
+    for (int i = 0; i < NB; i++) M[i + NB * i] = bead_mass(i);
+    if (!paired) return 0;
+    for (int i = 0; i < NB / 2; i++) {
+        int j = pair_of(i);
+        double mi = bead_mass(i), mj = bead_mass(j);
+        M[i + NB * i] = M[j + NB * j] = mi + mj;
+        M[i + NB * j] = M[j + NB * i] = mi - mj;
+    }
+    return 0;
+}
+
+static int column_forces(double t, const double *q, const double *v, double *F, void *ctx)
+{
+    (void)t; (void)q; (void)v;
+    double Fz[NB];
+    for (int i = 0; i < NB; i++) Fz[i] = -bead_mass(i) * g;
+    if (*(const int *)ctx) apply_T(Fz, F);
+    else
+        for (int i = 0; i < NB; i++) F[i] = Fz[i];
+    return 0;
+}
+
+static int column_gaps(const double *q, double *gap, void *ctx)
+{
+    double z[NB];
+    if (*(const int *)ctx) apply_T(q, z);
+    else
+        for (int i = 0; i < NB; i++) z[i] = q[i];
+    gap[0] = z[0] - r;
+    for (int i = 1; i < NB; i++) gap[i] = z[i] - z[i - 1] - 2 * r;
+    return 0;
+}
+
+/* G_z (gaps x dof, column-major) is bidiagonal; G_u = G_z T, column by column of T */
+static int column_jacobian(const double *q, double *G, void *ctx)
+{
+    (void)q;
+    static double Gz[NB * NB];
+    for (int k = 0; k < NB * NB; k++) Gz[k] = 0.0;
+    for (int c = 0; c < NB; c++) {
+        Gz[c + NB * c] = 1.0;
+        if (c > 0) Gz[c + NB * (c - 1)] = -1.0;
+    }
+    if (!*(const int *)ctx) {
+        for (int k = 0; k < NB * NB; k++) G[k] = Gz[k];
+        return 0;
+    }
+    for (int k = 0; k < NB * NB; k++) G[k] = 0.0;
+    for (int i = 0; i < NB / 2; i++) { /* column i of T: e_i + e_j; column j: e_i - e_j */
+        int j = pair_of(i);
+        for (int c = 0; c < NB; c++) {
+            G[c + NB * i] = Gz[c + NB * i] + Gz[c + NB * j];
+            G[c + NB * j] = Gz[c + NB * i] - Gz[c + NB * j];
+        }
+    }
+    return 0;
+}
+
+static nsdae_lagrangian *column(const int *paired)
+{
+    nsdae_lagrangian *s = NULL;
+    nsdae_error err = {0};
+    cr_assert_eq(nsdae_lagrangian_create(NB, NB, &s, &err), NSDAE_OK);
+    s->mass = column_mass;
+    s->mass_constant = 1;
+    s->forces = column_forces;
+    s->gaps = column_gaps;
+    s->gap_jacobian = column_jacobian;
+    s->ctx = (void *)paired;
+    double z0[NB];
+    for (int i = 0; i < NB; i++) {
+        z0[i] = 0.15 + 0.25 * i;
+        s->restitution[i] = 0.5;
+    }
+    if (*paired) { /* u = T^-1 z = T z / 2 */
+        apply_T(z0, s->q0);
+        for (int i = 0; i < NB; i++) s->q0[i] /= 2.0;
+    } else {
+        for (int i = 0; i < NB; i++) s->q0[i] = z0[i];
+    }
+    return s;
+}
+
+Test(moreau_structure, wide_sparse_mass_matches_diagonal_coordinates)
+{
+    static const int diagonal = 0, paired = 1;
+    double qz[NB], qu[NB], vz[NB], vu[NB], zu[NB], wu[NB];
+    nsdae_moreau_options o;
+    nsdae_moreau_defaults(&o);
+    o.stop = 1.0;
+    o.nsteps = 1000;
+    nsdae_error err = {0};
+    nsdae_moreau_summary sz, su;
+    nsdae_lagrangian *z = column(&diagonal), *u = column(&paired);
+    cr_assert_eq(nsdae_moreau_run(z, &o, NULL, NULL, qz, vz, &sz, &err), NSDAE_OK, "%s", err.message);
+    cr_assert_eq(nsdae_moreau_run(u, &o, NULL, NULL, qu, vu, &su, &err), NSDAE_OK, "%s", err.message);
+    cr_assert(sz.lcp_steps > 100, "the beads must collide (%ld steps with contacts)", sz.lcp_steps);
+    cr_expect_eq(sz.lcp_steps, su.lcp_steps);
+    apply_T(qu, zu);
+    apply_T(vu, wu);
+    for (int i = 0; i < NB; i++) {
+        cr_expect(fabs(qz[i] - zu[i]) < 1e-10, "bead %d: height %.17g in z, %.17g from u", i + 1, qz[i], zu[i]);
+        cr_expect(fabs(vz[i] - wu[i]) < 1e-9, "bead %d: velocity %.17g in z, %.17g from u", i + 1, vz[i], wu[i]);
+    }
+    nsdae_lagrangian_destroy(z);
+    nsdae_lagrangian_destroy(u);
+}
+
+/* A wide sparse M that is not positive definite (the first pair's coupling exceeds its
+ * diagonals: m_0 + m_39 = 5.9 against a coupling of 6): refused with the reason, no step taken. */
+static int indefinite_mass(const double *q, double *M, void *ctx)
+{
+    column_mass(q, M, ctx);
+    M[0 + NB * pair_of(0)] = M[pair_of(0) + NB * 0] = 6.0;
+    return 0;
+}
+
+Test(moreau_structure, wide_sparse_mass_not_positive_definite)
+{
+    static const int paired = 1;
+    nsdae_lagrangian *u = column(&paired);
+    u->mass = indefinite_mass;
+    nsdae_moreau_options o;
+    nsdae_moreau_defaults(&o);
+    o.stop = 0.1;
+    o.nsteps = 10;
+    nsdae_error err = {0};
+    double q[NB], v[NB];
+    cr_expect_eq(nsdae_moreau_run(u, &o, NULL, NULL, q, v, NULL, &err), NSDAE_NUMERICAL);
+    cr_expect(strstr(err.message, "not positive definite") != NULL, "message: %s", err.message);
     nsdae_lagrangian_destroy(u);
 }
