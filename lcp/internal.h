@@ -90,6 +90,7 @@ typedef struct lcp_lemke_ws {
     double *B;         /* N x N for the final re-solve */
     int *ipiv;
     double *x;
+    int *cols;         /* 2N + 2: the pivot row's nonzero columns */
 } lcp_lemke_ws;
 
 int lcp_lemke_ws_init(lcp_lemke_ws *ws, int cap, lcp_arena *ar);
