@@ -286,7 +286,10 @@ static int monotone_solve(bnb *b, const lcp_structure *cs, double *t, double *z,
     /* 2. the minimal objective over the solution set */
     for (int a = 0; a < nex; a++)
         bex[a] = lcp_dot(k, Aex + (size_t)a * k, 1, t, 1);
-    if (lcp_qp_solve(r, root, b->o->H, b->o->g, nex, Aex, bex, t, b->ws) != 0 || !point_ok(b, t))
+    b->ws->ray_second_route = 1;   /* t* is feasible: a ray is a numerical failure here too */
+    int s2 = lcp_qp_solve(r, root, b->o->H, b->o->g, nex, Aex, bex, t, b->ws);
+    b->ws->ray_second_route = 0;
+    if (s2 != 0 || !point_ok(b, t))
         return 0;
     memcpy(z, b->zbuf, sizeof(double) * (size_t)r->size);
     res->objective = lcp_objective_eval(b->o, k, t);
