@@ -63,6 +63,32 @@ static int load_lcp(const char *path, data_file *f)
     return 0;
 }
 
+/* The (M, q) form of Rectangular_mlcp.dat is NbLines = 3 rows by n + m = 2 unknowns (Siconos'
+ * mlcp_enum reads rows 0..NbLines-m-1 as equalities, the last m as complementarity rows), but
+ * Siconos' reader (and writer) hold only size1 = 2 entries of q: the third row's q is not in the
+ * file, so that form is not a complete problem. The file's ABCD form is square and complete
+ * (n = m = 1); it is the one solved, and the rectangular rows with stored data (rows 0 and 1,
+ * both equalities) must hold at its answer too. */
+static int rectangular_rows(const MixedLinearComplementarityProblem *mp, data_file *f)
+{
+    int rows = mp->M->size0, cols = mp->M->size1, neq = rows - mp->m;
+    int known = neq < cols ? neq : cols;   /* equality rows whose q entry was read */
+    f->rect_cols = cols;
+    f->rect_rows = known > 0 ? known : 0;
+    f->rect_M = calloc((size_t)rows * cols + 1, sizeof(double));
+    f->rect_q = calloc((size_t)rows + 1, sizeof(double));
+    if (!f->rect_M || !f->rect_q || cols != f->n + f->m)
+        return -1;
+    for (int j = 0; j < cols; j++)
+        for (int i = 0; i < f->rect_rows; i++)
+            f->rect_M[i + (size_t)j * f->rect_rows] = NM_get_value(mp->M, i, j);
+    memcpy(f->rect_q, mp->q, sizeof(double) * (size_t)f->rect_rows);
+    snprintf(f->note, sizeof f->note,
+             "(M, q) form %d x %d with %d entries of q stored: incomplete; solved: the file's square ABCD form, "
+             "checked also on the %d complete rows of the (M, q) form", rows, cols, cols, f->rect_rows);
+    return 0;
+}
+
 static int load_mlcp(const char *path, data_file *f)
 {
     MixedLinearComplementarityProblem *mp = mixedLinearComplementarity_new();
@@ -73,14 +99,17 @@ static int load_mlcp(const char *path, data_file *f)
     f->siconos = mp;
     int n = mp->n, m = mp->m, N = n + m;
     f->n = n, f->m = m, f->eq_first = 1;
-    if (mp->isStorageType1 && (mp->M->size0 != N || mp->M->size1 != N)) {
-        snprintf(f->skip, sizeof f->skip, "rectangular M (%d x %d): not a square MLCP", mp->M->size0,
-                 mp->M->size1);
+    int rect = mp->isStorageType1 && (mp->M->size0 != N || mp->M->size1 != N);
+    if (rect && !mp->isStorageType2) {
+        snprintf(f->skip, sizeof f->skip, "rectangular M (%d x %d) and no ABCD form: not a square MLCP",
+                 mp->M->size0, mp->M->size1);
         return 0;
     }
     if (alloc_dense(f, N))
         return -1;
-    if (mp->isStorageType1) {
+    if (rect && rectangular_rows(mp, f))
+        return -1;
+    if (mp->isStorageType1 && !rect) {
         for (int j = 0; j < N; j++)
             for (int i = 0; i < N; i++)
                 f->M[i + (size_t)j * N] = NM_get_value(mp->M, i, j);
@@ -142,4 +171,6 @@ void data_file_free(data_file *f)
     free(f->M);
     free(f->q);
     free(f->kind);
+    free(f->rect_M);
+    free(f->rect_q);
 }

@@ -15,6 +15,13 @@ typedef struct data_file {
     nsdae_mlcp p;
     void *siconos;          /* LinearComplementarityProblem* or MixedLinearComplementarityProblem* */
     char skip[128];         /* non-empty: outside nsdae's form (the reason) */
+    /* A file whose (M, q) form is rectangular but which also stores the square ABCD form
+     * (Rectangular_mlcp.dat): the ABCD form is the problem solved, note says why, and the
+     * rectangular form's rows whose data the file holds completely (rect_rows of them, all
+     * equality rows) are checked against the same answer. */
+    char note[256];
+    int rect_rows, rect_cols;
+    double *rect_M, *rect_q;   /* rect_rows x rect_cols column-major, rect_rows */
 } data_file;
 
 /* 0 on success; -1 when Siconos' reader fails (message in f->skip). */

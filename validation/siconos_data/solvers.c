@@ -46,8 +46,26 @@ static double norm2(int n, const double *z)
     return sqrt(s);
 }
 
+/* The rectangular form's complete rows (all equalities, load.c) at z: |w_i| relative to the
+ * row's terms. */
+static double rect_check(const data_file *f, const double *z)
+{
+    double worst = 0;
+    for (int i = 0; i < f->rect_rows; i++) {
+        double w = f->rect_q[i], s = fabs(f->rect_q[i]);
+        for (int j = 0; j < f->rect_cols; j++) {
+            w += f->rect_M[i + (size_t)j * f->rect_rows] * z[j];
+            s += fabs(f->rect_M[i + (size_t)j * f->rect_rows] * z[j]);
+        }
+        double e = s > 0 ? fabs(w) / s : 0;
+        worst = isfinite(e) && e <= worst ? worst : e;
+    }
+    return worst;
+}
+
 static void point_result(const data_file *f, const double *z, run_result *r)
 {
+    r->rect_worst = rect_check(f, z);
     r->worst = row_check(&f->p, z);
     r->norm = norm2(f->p.size, z);
     r->count = 1;

@@ -26,6 +26,7 @@ typedef struct run_result {
     double norm;        /* || z || of the returned point (enumerations: the smallest) */
     int count;          /* points/pieces returned */
     int continuum;      /* enumerate: a continuum was reported */
+    double rect_worst;  /* a file with a rectangular (M, q) form: its complete rows' worst relative residual */
     char msg[200];
 } run_result;
 
