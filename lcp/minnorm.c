@@ -2,6 +2,7 @@
  * complementarity indices, with convex-QP relaxations as lower bounds (qp.c). */
 #include "internal.h"
 
+#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,8 @@ typedef struct bnb {
     const lcp_origin *orig;   /* where candidates are checked row by row (NULL: on p) */
     lcp_piece_list pieces;
     long nodes, leaves;
+    int ball;             /* ball_fix applies: the objective's Hessian in t is positive definite */
+    double *vn, *rn;      /* m: sqrt(a'H^-1 a) for the rows a = V_i, R_i */
 } bnb;
 
 static double ftol(double f)
@@ -108,6 +111,60 @@ static int relaxation_flat(bnb *b, const signed char *st, const double *t, int n
     return flat;
 }
 
+/* Fixing by the objective's curvature. t* minimises the convex objective f over the node's
+ * polyhedron P, so for every t in P: f(t) - f(t*) >= grad f(t*)'(t - t*) + 1/2 (t - t*)'H(t - t*)
+ * >= 1/2 ||t - t*||_H^2 (the first term is >= 0 by optimality). Every point of the subtree that
+ * can still beat (or tie) the incumbent lies in the ellipsoid ||t - t*||_H^2 <= 2 gap, gap =
+ * best + tol - f(t*), where a linear function a't moves by at most sqrt(2 gap a'H^-1 a) from
+ * a't*. Where v_i (resp. r_i) stays positive on that whole ellipsoid, r_i = 0 (resp. v_i = 0) in
+ * every such point: the index is fixed without a branch. Returns how many indices it fixed. */
+static int ball_fix(bnb *b, signed char *st, const double *t, double f)
+{
+    const lcp_reduced *r = b->r;
+    if (b->counting || !b->ball || !isfinite(b->best))
+        return 0;
+    double rho = sqrt(2 * fmax(0, b->best + ftol(b->best) - f)), tol = NSDAE_TOL_SIGN * r->scale;
+    int fixed = 0;
+    for (int i = 0; i < r->m; i++) {
+        if (st[i] != LCP_FREE)
+            continue;
+        if (lcp_red_v(r, i, t) - b->vn[i] * rho > tol) {
+            st[i] = LCP_R0;
+            fixed++;
+        } else if (lcp_red_r(r, i, t) - b->rn[i] * rho > tol) {
+            st[i] = LCP_V0;
+            fixed++;
+        }
+    }
+    return fixed;
+}
+
+/* sqrt(a'H^-1 a) for a = V_i and R_i (H = L L'; ||L^-1 a||), slightly enlarged for rounding;
+ * ball = 0 when H is not positive definite (an objective on part of z). */
+static void ball_prepare(bnb *b)
+{
+    const lcp_reduced *r = b->r;
+    int k = r->k, m = r->m;
+    b->ball = 0;
+    b->vn = lcp_arena_doubles(b->ar, (size_t)m + 1);
+    b->rn = lcp_arena_doubles(b->ar, (size_t)m + 1);
+    double *L = lcp_arena_doubles(b->ar, (size_t)k * k + 1), *y = lcp_arena_doubles(b->ar, (size_t)k + 1);
+    if (b->ar->failed || k == 0)
+        return;
+    memcpy(L, b->o->H, sizeof(double) * (size_t)k * k);
+    if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', k, L, k) != 0)
+        return;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < k; j++)
+                y[j] = pass ? r->R[i + (size_t)j * m] : r->vunit ? (i == j) : r->V[i + (size_t)j * m];
+            if (LAPACKE_dtrtrs(LAPACK_COL_MAJOR, 'L', 'N', 'N', k, 1, L, k, y, k) != 0)
+                return;
+            (pass ? b->rn : b->vn)[i] = 1.001 * sqrt(lcp_dot(k, y, 1, y, 1));
+        }
+    b->ball = 1;
+}
+
 static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
 {
     const lcp_reduced *r = b->r;
@@ -166,6 +223,10 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
         double f = lcp_objective_eval(b->o, k, t);
         if (!b->counting && f > b->best + ftol(b->best))
             continue;
+        if (ball_fix(b, st, t, f)) {   /* the same node, narrowed: solved again */
+            top++;
+            continue;
+        }
         int bi = -1;
         double worst = ctol;
         for (int i = 0; i < m; i++) {
@@ -367,6 +428,7 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
         if (!lcp_lemke_ws_init(&lw, m, &ar) && lcp_lemke(m, r.R, r.r0, t, &lw) == 0 && point_ok(&b, t))
             candidate(&b, t, lcp_objective_eval(&o, k, t), 0);
     }
+    ball_prepare(&b);
     if ((st = branch_and_bound(&b, err)))
         goto done;
     res.nodes = b.nodes;
