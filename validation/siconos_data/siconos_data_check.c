@@ -1,4 +1,4 @@
-/* siconos_data_check DIR [--limit SECONDS] [--ours]
+/* siconos_data_check DIR [--limit SECONDS] [--ours] [--open F1,F2,...]
  *
  * Runs nsdae's complementarity layer and Siconos' own solvers on every file of Siconos' LCP and
  * MLCP test data (siconos/siconos: numerics/src/LCP/test/data, numerics/src/MLCP/test/data),
@@ -18,7 +18,9 @@
  * --ours (the ctest): only nsdae's own solvers, whose answers are what is judged: minnorm on every
  * file, Lemke where it applies, and the enumeration (the minimality cross-check) up to
  * OURS_ENUM_MAX_M pairs; Siconos' ENUM and the restart enumeration are exponential and are
- * compared in the benchmark (siconos_minnorm_bench), not here. */
+ * compared in the benchmark (siconos_minnorm_bench), not here.
+ * --open F1,F2,...: files still open in issue 12 (minnorm gives no answer within the limit); they
+ * are listed as OPEN, not run, and do not count as right. */
 #include "load.h"
 #include "row_check.h"
 #include "solvers.h"
@@ -57,6 +59,20 @@ static int list_dir(const char *dir, char ***out)
     qsort(v, (size_t)n, sizeof *v, by_name);
     *out = v;
     return n;
+}
+
+/* Is name one of the comma-separated entries of list? */
+static int listed(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n == len && !strncmp(p, name, n))
+            return 1;
+        p += n + (end != NULL);
+    }
+    return 0;
 }
 
 static void cell(char *buf, size_t len, const run_result *r)
@@ -117,16 +133,19 @@ static int judge(const data_file *f, const run_result *r, char *why, size_t len)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s DIR [--limit SECONDS] [--ours]\n", argv[0]);
+        fprintf(stderr, "usage: %s DIR [--limit SECONDS] [--ours] [--open F1,F2,...]\n", argv[0]);
         return 2;
     }
     double limit = 60;
-    int ours = 0;
+    int ours = 0, open = 0;
+    const char *open_list = "";
     for (int a = 2; a < argc; a++) {
         if (!strcmp(argv[a], "--limit") && a + 1 < argc)
             limit = atof(argv[++a]);
         else if (!strcmp(argv[a], "--ours"))
             ours = 1;
+        else if (!strcmp(argv[a], "--open") && a + 1 < argc)
+            open_list = argv[++a];
     }
     char **names;
     int nf = list_dir(argv[1], &names);
@@ -147,6 +166,13 @@ int main(int argc, char **argv)
             skipped++;
             if (ld)
                 wrong++;
+            data_file_free(&f);
+            continue;
+        }
+        if (listed(open_list, f.name)) {
+            printf("%-36s %4d %4d  OPEN (issue 12): minnorm has no answer within the limit yet; not run\n", f.name,
+                   f.n, f.m);
+            open++;
             data_file_free(&f);
             continue;
         }
@@ -186,7 +212,8 @@ int main(int argc, char **argv)
         right += !bad;
         data_file_free(&f);
     }
-    printf("\n%d files: %d right, %d wrong, %d outside nsdae's square form\n", nf, right, wrong - 0, skipped);
+    printf("\n%d files: %d right, %d wrong, %d outside nsdae's square form, %d open\n", nf, right, wrong, skipped,
+           open);
     printf("times in ms; '!' = refused (status), 'T' = over %.0f s, 'X' = process died; sols: enumerate's "
            "pieces, C = a continuum\n", limit);
     for (int i = 0; i < nf; i++)
