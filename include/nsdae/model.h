@@ -73,6 +73,8 @@ typedef struct nsdae_expr {
 #define NSDAE_EXPR_HAS_PARAM 4u  /* depends on a parameter */
 #define NSDAE_EXPR_NONSMOOTH 8u  /* contains abs, sign, min or max */
 #define NSDAE_EXPR_HAS_PRE   16u /* contains pre() */
+#define NSDAE_EXPR_HAS_ORDER3 32u /* contains a derivative of order 3 or more (a summary that spares
+                                     a walk per variable to find one) */
 
 typedef struct nsdae_expr_pool nsdae_expr_pool;
 

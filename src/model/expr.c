@@ -180,7 +180,7 @@ static const nsdae_expr *intern(nsdae_expr_pool *p, nsdae_expr key)
     *n = key;
     n->id = (int)p->size;
     n->flags = (key.a ? key.a->flags : 0) | (key.b ? key.b->flags : 0);
-    if (key.kind == NSDAE_EXPR_VAR) n->flags |= NSDAE_EXPR_HAS_VAR;
+    if (key.kind == NSDAE_EXPR_VAR) n->flags |= NSDAE_EXPR_HAS_VAR | (key.order > 2 ? NSDAE_EXPR_HAS_ORDER3 : 0u);
     if (key.kind == NSDAE_EXPR_TIME) n->flags |= NSDAE_EXPR_HAS_TIME;
     if (key.kind == NSDAE_EXPR_PARAM) n->flags |= NSDAE_EXPR_HAS_PARAM;
     if (key.kind == NSDAE_EXPR_ABS || key.kind == NSDAE_EXPR_SIGN || key.kind == NSDAE_EXPR_MIN ||

@@ -130,7 +130,7 @@ typedef struct rebuild_ctx {
     nsdae_expr_pool *p;
     nsdae_leaf_map map;
     void *ctx;
-    const nsdae_expr **memo;
+    nsdae_id_map memo;   /* by node id: a rebuild visits a part of the pool, not all of it */
 } rebuild_ctx;
 
 /* The rebuilt node e, its operands being rebuilt (in the memo) already. */
@@ -140,8 +140,8 @@ static const nsdae_expr *rebuild_node(rebuild_ctx *c, const nsdae_expr *e)
         const nsdae_expr *r = c->map ? c->map(c->p, e, c->ctx) : NULL;
         return r ? r : e;
     }
-    const nsdae_expr *a = c->memo[e->a->id];
-    const nsdae_expr *b = e->b ? c->memo[e->b->id] : NULL;
+    const nsdae_expr *a = nsdae_id_map_get(&c->memo, e->a->id);
+    const nsdae_expr *b = e->b ? nsdae_id_map_get(&c->memo, e->b->id) : NULL;
     if (!a || (e->b && !b)) return NULL;
     return e->b ? nsdae_expr_binary(c->p, e->kind, a, b) : nsdae_expr_unary(c->p, e->kind, a);
 }
@@ -149,19 +149,20 @@ static const nsdae_expr *rebuild_node(rebuild_ctx *c, const nsdae_expr *e)
 const nsdae_expr *nsdae_expr_rebuild(nsdae_expr_pool *p, const nsdae_expr *e, nsdae_leaf_map map, void *ctx)
 {
     if (!e) return NULL;
-    rebuild_ctx c = {p, map, ctx, calloc((size_t)e->id + 1, sizeof(const nsdae_expr *))};
+    rebuild_ctx c = {p, map, ctx, {NULL, NULL, 0, 0}};
     nsdae_expr_closure cl;
-    if (!c.memo || !nsdae_expr_closure_build(&e, 1, &cl)) {
-        free(c.memo);
-        return NULL;
-    }
+    if (!nsdae_expr_closure_nodes(&e, 1, &cl)) return NULL;
+    const nsdae_expr *r = NULL;
     for (int k = 0; k < cl.count; k++) {
         const nsdae_expr *n = cl.nodes[k];
-        if (!(c.memo[n->id] = rebuild_node(&c, n))) break;
+        if (!(r = rebuild_node(&c, n)) || !nsdae_id_map_put(&c.memo, n->id, r)) {
+            r = NULL;
+            break;
+        }
     }
-    const nsdae_expr *r = c.memo[e->id];
+    /* the root has the largest id: it is rebuilt last */
     nsdae_expr_closure_free(&cl);
-    free(c.memo);
+    nsdae_id_map_free(&c.memo);
     return r;
 }
 

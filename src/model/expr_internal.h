@@ -39,4 +39,41 @@ typedef struct nsdae_expr_closure {
 int nsdae_expr_closure_build(const nsdae_expr *const *roots, int nroots, nsdae_expr_closure *c);
 void nsdae_expr_closure_free(nsdae_expr_closure *c);
 
+
+/* Affine decomposition over a range of leaves, keeping only the leaves that occur: the form a
+ * translation of n unknowns needs, where every row names a few of the 2n leaves and a slot per leaf
+ * and row would cost O(n^2). Leaf index = var * norders + order for var < nvars, order < norders.
+ * The work area (O(nvars norders) memory, made once) is reused by every call. */
+typedef struct nsdae_affine_term {
+    int leaf;
+    const nsdae_expr *coef;
+} nsdae_affine_term;
+typedef struct nsdae_affine_work nsdae_affine_work;
+nsdae_status nsdae_affine_work_create(int nvars, int norders, nsdae_affine_work **out, nsdae_error *err);
+void nsdae_affine_work_destroy(nsdae_affine_work *w);
+/* e = sum_i terms[i].coef * leaf(terms[i].leaf) + rest, each occurring leaf once (in no particular
+ * order); the terms live in w until its next use. Errors as nsdae_expr_affine. Cost O(size of e x
+ * its depth), independent of the number of leaves. */
+nsdae_status nsdae_expr_affine_terms(nsdae_expr_pool *pool, const nsdae_expr *e, nsdae_affine_work *w,
+                                     const char *const *var_names, int nvars, const nsdae_affine_term **terms,
+                                     int *nterms, const nsdae_expr **rest, nsdae_error *err);
+
+
+/* Node id -> pointer (NULL: absent), O(1) expected per operation and O(entries) memory whatever
+ * the pool's size: the memo of a walk over a part of a large pool. Zero-initialise to start. */
+typedef struct nsdae_id_map {
+    int *keys;            /* -1: empty slot */
+    const void **vals;
+    size_t cap, n;        /* cap a power of two, n <= cap / 2 */
+} nsdae_id_map;
+/* 0 when out of memory (or id < 0). */
+int nsdae_id_map_put(nsdae_id_map *m, int id, const void *v);
+const void *nsdae_id_map_get(const nsdae_id_map *m, int id);
+void nsdae_id_map_free(nsdae_id_map *m);
+
+/* The reachable nodes of a closure (nodes, count) without the slot table: O(count log count)
+ * whatever the pool's size (slot NULL, max_id the largest root id). The walks that rebuild or
+ * differentiate one expression of a large pool use it. */
+int nsdae_expr_closure_nodes(const nsdae_expr *const *roots, int nroots, nsdae_expr_closure *c);
+
 #endif

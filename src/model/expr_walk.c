@@ -58,6 +58,61 @@ nomem:
     return 0;
 }
 
+static int cmp_id(const void *a, const void *b)
+{
+    int x = (*(const nsdae_expr *const *)a)->id, y = (*(const nsdae_expr *const *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+int nsdae_expr_closure_nodes(const nsdae_expr *const *roots, int nroots, nsdae_expr_closure *c)
+{
+    c->nodes = NULL;
+    c->slot = NULL;
+    c->count = 0;
+    c->max_id = -1;
+    nsdae_id_map seen = {NULL, NULL, 0, 0};
+    size_t cap = (size_t)nroots + 16, top = 0, ncap = 16;
+    const nsdae_expr **stack = malloc(cap * sizeof *stack);
+    const nsdae_expr **nodes = malloc(ncap * sizeof *nodes);
+    if (!stack || !nodes) goto nomem;
+    for (int k = 0; k < nroots; k++)
+        if (roots[k]) {
+            stack[top++] = roots[k];
+            if (roots[k]->id > c->max_id) c->max_id = roots[k]->id;
+        }
+    while (top > 0) {
+        const nsdae_expr *n = stack[--top];
+        if (nsdae_id_map_get(&seen, n->id)) continue;
+        if (!nsdae_id_map_put(&seen, n->id, n)) goto nomem;
+        if ((size_t)c->count == ncap) {
+            ncap *= 2;
+            const nsdae_expr **v = realloc(nodes, ncap * sizeof *v);
+            if (!v) goto nomem;
+            nodes = v;
+        }
+        nodes[c->count++] = n;
+        if (top + 2 > cap) {
+            cap *= 2;
+            const nsdae_expr **s2 = realloc(stack, cap * sizeof *s2);
+            if (!s2) goto nomem;
+            stack = s2;
+        }
+        if (n->a && !nsdae_id_map_get(&seen, n->a->id)) stack[top++] = n->a;
+        if (n->b && !nsdae_id_map_get(&seen, n->b->id)) stack[top++] = n->b;
+    }
+    qsort(nodes, (size_t)c->count, sizeof *nodes, cmp_id); /* ids are a topological order */
+    c->nodes = nodes;
+    free(stack);
+    nsdae_id_map_free(&seen);
+    return 1;
+nomem:
+    free(stack);
+    free(nodes);
+    nsdae_id_map_free(&seen);
+    c->count = 0;
+    return 0;
+}
+
 void nsdae_expr_closure_free(nsdae_expr_closure *c)
 {
     free(c->nodes);
