@@ -19,6 +19,13 @@
 extern "C" {
 #endif
 
+/* A matrix in compressed columns: column j holds entries colp[j] .. colp[j+1]-1, rows increasing
+ * within a column, no row twice in a column. colp NULL: not stored this way. */
+typedef struct nsdae_mlcs_csc {
+    int *colp, *rowi;
+    double *val;
+} nsdae_mlcs_csc;
+
 typedef struct nsdae_mlcs_phase {
     double *E, *A;   /* ny x ny, column-major */
     double *B;       /* ny x nl */
@@ -26,6 +33,10 @@ typedef struct nsdae_mlcs_phase {
     double *C;       /* nl x ny */
     double *D;       /* nl x nl */
     double *c;       /* nl */
+    /* The same E, A, B, C, D compressed, for a system made by nsdae_mlcs_create_sparse (the
+     * translator's): the storage whose size is linear in the model. Such a system has its dense
+     * E, A, B, C, D NULL until nsdae_mlcs_dense materialises them (b and c are always dense). */
+    nsdae_mlcs_csc sE, sA, sB, sC, sD;
 } nsdae_mlcs_phase;
 
 typedef struct nsdae_mlcs {
@@ -55,19 +66,43 @@ typedef struct nsdae_mlcs {
 nsdae_status nsdae_mlcs_create(int ny, int nl, int nphases, nsdae_mlcs **out, nsdae_error *err);
 void nsdae_mlcs_destroy(nsdae_mlcs *s);
 
+/* A system stored compressed: everything of _create but the dense E, A, B, C, D (NULL), O(ny + nl)
+ * memory. Each phase's matrices are then given by nsdae_mlcs_set_entries (none given: zero). */
+nsdae_status nsdae_mlcs_create_sparse(int ny, int nl, int nphases, nsdae_mlcs **out, nsdae_error *err);
+
+/* Sets matrix `which` ('E', 'A', 'B', 'C' or 'D') of phase `phase` of a compressed system from n
+ * entries (row[k], col[k], val[k]) in any order, no (row, col) twice; zero values are dropped.
+ * O(n + columns). */
+nsdae_status nsdae_mlcs_set_entries(nsdae_mlcs *s, int phase, char which, const int *row, const int *col,
+                                    const double *val, int n, nsdae_error *err);
+
+/* 1 when the dense E, A, B, C, D are there (a system made by _create, or materialised). */
+int nsdae_mlcs_has_dense(const nsdae_mlcs *s);
+
+/* Materialises the dense E, A, B, C, D of every phase of a compressed system from its entries (no
+ * effect when they are there): O(nphases (ny + nl)^2) memory, which is what the dense consumers
+ * (the dense stepper, the event-driven engine, impulse analysis) read. NSDAE_NOMEM names the size. */
+nsdae_status nsdae_mlcs_dense(nsdae_mlcs *s, nsdae_error *err);
+
+/* NSDAE_INVALID_INPUT naming `who` when s has no dense matrices: the guard of a dense consumer. */
+nsdae_status nsdae_mlcs_need_dense(const nsdae_mlcs *s, const char *who, nsdae_error *err);
+
 /* which: 'y' or 'l'. Copies the name. */
 nsdae_status nsdae_mlcs_set_name(nsdae_mlcs *s, char which, int index, const char *name, nsdae_error *err);
 
-/* Sizes, NaN/Inf in the data, kinds and bounds. */
+/* Sizes, NaN/Inf in the data (the dense matrices when there, else the compressed ones), kinds and
+ * bounds. */
 nsdae_status nsdae_mlcs_validate(const nsdae_mlcs *s, nsdae_error *err);
 
-/* The differential unknowns: those whose column of E is not zero in some phase. flags: ny entries. */
+/* The differential unknowns: those whose column of E is not zero in some phase. flags: ny entries.
+ * O(nnz) on a compressed system, O(ny^2) on a dense one. */
 int nsdae_mlcs_differential(const nsdae_mlcs *s, int *flags);
 
 /* A structural gap of phase `phase`: an unknown y_j in no row (its columns of E, A and C are zero,
  * so its value is arbitrary: a continuum of solutions) or a y row with no unknown (its rows of E, A
  * and B are zero: 0 = b_i(t), redundant or inconsistent). Returns 1 and sets *which ('y' for the
- * unknown, 'r' for the row) and *index for the first found, 0 when there is none. O(ny (ny + nl)). */
+ * unknown, 'r' for the row) and *index for the first found, 0 when there is none. O(ny (ny + nl)) on
+ * a dense system, O(nnz + ny) on a compressed one (which then allocates ny flags: 0 when that fails). */
 int nsdae_mlcs_structural_gap(const nsdae_mlcs *s, int phase, char *which, int *index);
 
 /* The phase at time t and the data b(t), c(t) of that phase with the forcing added. */

@@ -1,16 +1,24 @@
 /* MLCS data: allocation, naming, validation and evaluation of the time-dependent parts. */
-#include <nsdae/mlcs.h>
+#include "system/mlcs_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+static void csc_release(nsdae_mlcs_csc *m)
+{
+    free(m->colp); free(m->rowi); free(m->val);
+    *m = (nsdae_mlcs_csc){NULL, NULL, NULL};
+}
+
 static void phase_free(nsdae_mlcs_phase *ph)
 {
     free(ph->E); free(ph->A); free(ph->B); free(ph->b); free(ph->C); free(ph->D); free(ph->c);
+    csc_release(&ph->sE); csc_release(&ph->sA); csc_release(&ph->sB); csc_release(&ph->sC); csc_release(&ph->sD);
 }
 
-nsdae_status nsdae_mlcs_create(int ny, int nl, int nphases, nsdae_mlcs **out, nsdae_error *err)
+/* dense: 1 allocates the dense E, A, B, C, D (zeroed), 0 leaves them NULL (compressed system). */
+static nsdae_status create(int ny, int nl, int nphases, int dense, nsdae_mlcs **out, nsdae_error *err)
 {
     *out = NULL;
     if (ny < 1 || nl < 0 || nphases < 1)
@@ -31,11 +39,14 @@ nsdae_status nsdae_mlcs_create(int ny, int nl, int nphases, nsdae_mlcs **out, ns
     size_t yy = (size_t)ny * ny, yl = (size_t)ny * nl + 1, ll = (size_t)nl * nl + 1;
     for (int k = 0; ok && k < nphases; k++) {
         nsdae_mlcs_phase *ph = &s->phases[k];
-        ph->E = calloc(yy, sizeof(double)); ph->A = calloc(yy, sizeof(double));
-        ph->B = calloc(yl, sizeof(double)); ph->b = calloc((size_t)ny, sizeof(double));
-        ph->C = calloc(yl, sizeof(double)); ph->D = calloc(ll, sizeof(double));
+        ph->b = calloc((size_t)ny, sizeof(double));
         ph->c = calloc((size_t)nl + 1, sizeof(double));
-        ok = ph->E && ph->A && ph->B && ph->b && ph->C && ph->D && ph->c;
+        ok = ph->b && ph->c;
+        if (!dense) continue;
+        ph->E = calloc(yy, sizeof(double)); ph->A = calloc(yy, sizeof(double));
+        ph->B = calloc(yl, sizeof(double));
+        ph->C = calloc(yl, sizeof(double)); ph->D = calloc(ll, sizeof(double));
+        ok = ok && ph->E && ph->A && ph->B && ph->C && ph->D;
     }
     if (!ok) {
         nsdae_mlcs_destroy(s);
@@ -48,6 +59,16 @@ nsdae_status nsdae_mlcs_create(int ny, int nl, int nphases, nsdae_mlcs **out, ns
     }
     *out = s;
     return NSDAE_OK;
+}
+
+nsdae_status nsdae_mlcs_create(int ny, int nl, int nphases, nsdae_mlcs **out, nsdae_error *err)
+{
+    return create(ny, nl, nphases, 1, out, err);
+}
+
+nsdae_status nsdae_mlcs_create_sparse(int ny, int nl, int nphases, nsdae_mlcs **out, nsdae_error *err)
+{
+    return create(ny, nl, nphases, 0, out, err);
 }
 
 void nsdae_mlcs_destroy(nsdae_mlcs *s)
@@ -88,12 +109,16 @@ nsdae_status nsdae_mlcs_validate(const nsdae_mlcs *s, nsdae_error *err)
         return nsdae_error_set(err, NSDAE_INVALID_INPUT, "mlcs: missing or empty system");
     size_t ny = (size_t)s->ny, nl = (size_t)s->nl;
     static const char *names[] = {"E", "A", "B", "b", "C", "D", "c"};
+    int dense = nsdae_mlcs_has_dense(s), bad_phase;
+    const char *bad;
+    if (!dense && !nsdae_mlcs_sparse_finite(s, &bad_phase, &bad))
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "mlcs: phase %d: %s has a NaN or Inf entry", bad_phase, bad);
     for (int k = 0; k < s->nphases; k++) {
         const nsdae_mlcs_phase *ph = &s->phases[k];
         const double *arrays[] = {ph->E, ph->A, ph->B, ph->b, ph->C, ph->D, ph->c};
         size_t sizes[] = {ny * ny, ny * ny, ny * nl, ny, nl * ny, nl * nl, nl};
         for (int a = 0; a < 7; a++)
-            if (!all_finite(arrays[a], sizes[a]))
+            if ((dense || a == 3 || a == 6) && !all_finite(arrays[a], sizes[a]))
                 return nsdae_error_set(err, NSDAE_INVALID_INPUT, "mlcs: phase %d: %s has a NaN or Inf entry",
                                        k, names[a]);
     }
@@ -112,6 +137,7 @@ nsdae_status nsdae_mlcs_validate(const nsdae_mlcs *s, nsdae_error *err)
 
 int nsdae_mlcs_differential(const nsdae_mlcs *s, int *flags)
 {
+    if (!nsdae_mlcs_has_dense(s)) return nsdae_mlcs_sparse_differential(s, flags);
     int count = 0;
     for (int j = 0; j < s->ny; j++) {
         flags[j] = 0;
@@ -139,6 +165,7 @@ static int zero_row(const double *M, int rows, int cols, int i)
 
 int nsdae_mlcs_structural_gap(const nsdae_mlcs *s, int phase, char *which, int *index)
 {
+    if (!nsdae_mlcs_has_dense(s)) return nsdae_mlcs_sparse_gap(s, phase, which, index);
     const nsdae_mlcs_phase *p = &s->phases[phase];
     for (int j = 0; j < s->ny; j++)
         if (zero_column(p->E, s->ny, j) && zero_column(p->A, s->ny, j) && (s->nl == 0 || zero_column(p->C, s->nl, j))) {
