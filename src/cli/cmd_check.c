@@ -224,6 +224,13 @@ static int check_mlcs(model_source *src, const subject *sub, int json, int verbo
     nsdae_mlcs *s = NULL;
     nsdae_translate_info *info = NULL;
     if (model_source_mlcs(src, "check", &s, &info)) return 1;
+    nsdae_error err = {0};
+    if (verbose && nsdae_mlcs_dense(s, &err) != NSDAE_OK) { /* the matrices are printed dense */
+        fprintf(stderr, "nsdae check: %s\n", err.message);
+        nsdae_translate_info_free(info);
+        nsdae_mlcs_destroy(s);
+        return 1;
+    }
     if (!info) info = info_of_system(s);
     if (!info) {
         fputs("nsdae check: out of memory\n", stderr);

@@ -127,7 +127,14 @@ int model_source_mlcs(model_source *src, const char *cmd, nsdae_mlcs **out, nsda
         const nsdae_experiment *x = nsdae_model_experiment(src->model);
         if ((*out)->stop_time <= 0 && x->stop > 0) (*out)->stop_time = x->stop;
         if ((*out)->step <= 0 && x->step > 0) (*out)->step = x->step;
-        return 0;
+        /* check reads the compressed form; every other command runs a dense consumer */
+        if (strcmp(cmd, "check") == 0 || nsdae_mlcs_dense(*out, &err) == NSDAE_OK) return 0;
+        nsdae_mlcs_destroy(*out);
+        *out = NULL;
+        if (info) {
+            nsdae_translate_info_free(*info);
+            *info = NULL;
+        }
     }
     fprintf(stderr, "nsdae %s: %s\n", cmd, err.message);
     return 1;

@@ -286,7 +286,8 @@ nsdae_status nsdae_events_run_mlcs(const nsdae_mlcs *s, const nsdae_events_optio
     sum->first_accumulation = NAN;
     if (!s || !o || !on_row)
         return nsdae_error_set(err, NSDAE_INVALID_INPUT, "event-driven run: system, options and row callback are required");
-    nsdae_status st = nsdae_mlcs_validate(s, err);
+    nsdae_status st = nsdae_mlcs_need_dense(s, "event-driven run", err);
+    if (!st) st = nsdae_mlcs_validate(s, err);
     if (st) return st;
     mlcs_problem mp = {0};
     mp.s = s;

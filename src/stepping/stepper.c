@@ -90,7 +90,8 @@ static nsdae_status check_options(const nsdae_mlcs *s, const nsdae_stepper_optio
                                                          "(nsdae_moreau_run), not an MLCS");
     if (o->scheme != NSDAE_SCHEME_MINNORM && o->scheme != NSDAE_SCHEME_EULER && o->scheme != NSDAE_SCHEME_THETA)
         return nsdae_error_set(err, NSDAE_INVALID_INPUT, "stepper: unknown scheme %d", (int)o->scheme);
-    return nsdae_mlcs_validate(s, err);
+    nsdae_status st = nsdae_mlcs_need_dense(s, "stepper", err);
+    return st != NSDAE_OK ? st : nsdae_mlcs_validate(s, err);
 }
 
 long nsdae_stepper_steps(const nsdae_stepper_options *o, double *h)

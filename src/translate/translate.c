@@ -13,6 +13,7 @@
 static void tctx_free(tctx *T)
 {
     for (int u = 0; u < T->nu; u++) free(T->uname[u]);
+    nsdae_names_free(&T->unames);
     free(T->uname); free(T->u_site); free(T->u_var); free(T->vel); free(T->u_of_vel);
     free(T->sites);
     for (int p = 0; p < T->nphases; p++) {
@@ -68,6 +69,167 @@ static int rest_value(tctx *T, tphase_ctx *pc, int phase, char which, int row, c
     return 1;
 }
 
+/* The entries of one matrix of one phase, as the translator finds them (row by row). */
+typedef struct entries {
+    int *row, *col;
+    double *val;
+    int n, cap;
+} entries;
+
+static int add_entry(tctx *T, entries *m, int i, int j, double v)
+{
+    if (v == 0.0) return 1;
+    if (m->n == m->cap) {
+        int cap = m->cap ? 2 * m->cap : 64;
+        int *r = realloc(m->row, (size_t)cap * sizeof *r);
+        if (r) m->row = r;
+        int *c = realloc(m->col, (size_t)cap * sizeof *c);
+        if (c) m->col = c;
+        double *x = realloc(m->val, (size_t)cap * sizeof *x);
+        if (x) m->val = x;
+        if (!r || !c || !x) {
+            nsdae_tr_nomem(T);
+            return 0;
+        }
+        m->cap = cap;
+    }
+    m->row[m->n] = i;
+    m->col[m->n] = j;
+    m->val[m->n++] = v;
+    return 1;
+}
+
+static int cmp_leaf(const void *a, const void *b)
+{
+    int x = ((const nsdae_affine_term *)a)->leaf, y = ((const nsdae_affine_term *)b)->leaf;
+    return x < y ? -1 : x > y;
+}
+
+/* The affine terms of e (leaf 2u + order of unknown u), sorted by unknown then order: the order
+ * in which a slot per unknown was read, so that the first offending coefficient is reported. */
+static int terms_of(tctx *T, nsdae_affine_work *w, const nsdae_expr *e, const nsdae_equation *eq,
+                    nsdae_affine_term **terms, int *n, const nsdae_expr **rest)
+{
+    const nsdae_affine_term *t;
+    nsdae_error e2;
+    nsdae_status st = nsdae_expr_affine_terms(T->p, e, w, (const char *const *)T->uname, T->nu, &t, n, rest, &e2);
+    if (st == NSDAE_UNSUPPORTED) nsdae_tr_fail(T, eq, "%s", e2.message);
+    else if (st) nsdae_tr_nomem(T);
+    if (st) return 0;
+    *terms = (nsdae_affine_term *)t; /* w's own stack, ours until the next decomposition */
+    qsort(*terms, (size_t)*n, sizeof **terms, cmp_leaf);
+    return 1;
+}
+
+/* The constant coefficients (v0, v1) of unknown u and its derivative from terms[*k ..] (which
+ * name u), advancing *k past them. */
+static int unknown_coefs(tctx *T, const nsdae_affine_term *terms, int n, int *k, const nsdae_equation *eq,
+                         int *u, double *v0, double *v1)
+{
+    *u = terms[*k].leaf / 2;
+    *v0 = *v1 = 0.0;
+    for (; *k < n && terms[*k].leaf / 2 == *u; ++*k)
+        if (!coef_value(T, terms[*k].coef, eq, *u, terms[*k].leaf % 2, terms[*k].leaf % 2 ? v1 : v0)) return 0;
+    return 1;
+}
+
+/* The translated matrices of one phase: 0 E, 1 A, 2 B, 3 C, 4 D. */
+typedef struct phase_entries {
+    entries m[5];
+} phase_entries;
+
+/* Rows E y' = A y + B lambda + b of phase p. */
+static void fill_y_rows(tctx *T, nsdae_affine_work *w, tphase_ctx *pc, nsdae_mlcs *s, phase_entries *pe, int p,
+                        const int *col)
+{
+    for (int i = 0; i < s->ny && !T->st; i++) {
+        const row *r = &T->phases[p].rows.v[i];
+        const nsdae_expr *rest;
+        nsdae_affine_term *t;
+        int n;
+        if (!terms_of(T, w, r->r, r->eq, &t, &n, &rest)) return;
+        for (int k = 0; k < n && !T->st;) {
+            int u;
+            double v0, v1;
+            if (!unknown_coefs(T, t, n, &k, r->eq, &u, &v0, &v1)) return;
+            if (T->u_site[u] >= 0) {
+                if (v1 != 0.0) {
+                    nsdae_tr_fail(T, r->eq, "'%s' is a multiplier and cannot be differentiated", T->uname[u]);
+                    return;
+                }
+                add_entry(T, &pe->m[2], i, col[u], -v0);
+            } else {
+                add_entry(T, &pe->m[0], i, col[u], v1);
+                add_entry(T, &pe->m[1], i, col[u], -v0);
+            }
+        }
+        if (!T->st) rest_value(T, pc, p, 'b', i, rest, r->eq, -1.0, &s->phases[p].b[i]);
+    }
+}
+
+/* Rows w = C y + D lambda + c of phase p. */
+static void fill_l_rows(tctx *T, nsdae_affine_work *w, tphase_ctx *pc, nsdae_mlcs *s, phase_entries *pe, int p,
+                        const int *col)
+{
+    for (int k = 0; k < s->nl && !T->st; k++) {
+        const site *x = &T->sites[k];
+        int active = k < T->phases[p].cap_active && T->phases[p].active[k];
+        if (!active) { /* w = lambda: the multiplier of an absent construct is 0 */
+            add_entry(T, &pe->m[4], k, k, 1.0);
+            continue;
+        }
+        const nsdae_expr *rest;
+        nsdae_affine_term *t;
+        int n;
+        if (!terms_of(T, w, x->w, x->eq, &t, &n, &rest)) return;
+        for (int q = 0; q < n && !T->st;) {
+            int u;
+            double v0, v1;
+            if (!unknown_coefs(T, t, n, &q, x->eq, &u, &v0, &v1)) return;
+            if (v1 != 0.0) {
+                nsdae_tr_fail(T, x->eq, "der(%s) inside a set-valued relation: an MLCS relation holds between "
+                                        "the unknowns, not their derivatives", T->uname[u]);
+                return;
+            }
+            add_entry(T, &pe->m[T->u_site[u] >= 0 ? 4 : 3], k, col[u], v0);
+        }
+        if (!T->st) rest_value(T, pc, p, 'c', k, rest, x->eq, 1.0, &s->phases[p].c[k]);
+    }
+}
+
+/* Systems up to this many unknowns get their dense matrices at once (2 x 32 MB for E and A), as
+ * every consumer read them before the compressed form existed; larger ones keep only the
+ * compressed form until a dense consumer asks (nsdae_mlcs_dense). */
+#define DENSE_AT_ONCE 2048
+
+/* The matrices of every phase, compressed (and dense when small). */
+static void fill_matrices(tctx *T, tphase_ctx *pc, nsdae_mlcs *s, const int *col)
+{
+    nsdae_affine_work *w = NULL;
+    phase_entries pe;
+    memset(&pe, 0, sizeof pe);
+    nsdae_error e2;
+    if (nsdae_affine_work_create(T->nu, 2, &w, &e2)) {
+        nsdae_tr_nomem(T);
+        return;
+    }
+    static const char names[] = "EABCD";
+    for (int p = 0; p < T->nphases && !T->st; p++) {
+        fill_y_rows(T, w, pc, s, &pe, p, col);
+        fill_l_rows(T, w, pc, s, &pe, p, col);
+        for (int q = 0; q < 5; q++) {
+            entries *m = &pe.m[q];
+            if (!T->st && nsdae_mlcs_set_entries(s, p, names[q], m->row, m->col, m->val, m->n, &e2)) nsdae_tr_nomem(T);
+            m->n = 0;
+        }
+    }
+    for (int q = 0; q < 5; q++) {
+        free(pe.m[q].row); free(pe.m[q].col); free(pe.m[q].val);
+    }
+    nsdae_affine_work_destroy(w);
+    if (!T->st && s->ny + s->nl <= DENSE_AT_ONCE && nsdae_mlcs_dense(s, &e2)) nsdae_tr_nomem(T);
+}
+
 static int assemble(tctx *T, nsdae_mlcs **out, nsdae_translate_info **info)
 {
     const nsdae_model *m = T->m;
@@ -90,64 +252,17 @@ static int assemble(tctx *T, nsdae_mlcs **out, nsdae_translate_info **info)
         }
     nsdae_mlcs *s;
     nsdae_error e2;
-    if (nsdae_mlcs_create(ny, nl, T->nphases, &s, &e2)) {
+    if (nsdae_mlcs_create_sparse(ny, nl, T->nphases, &s, &e2)) {
         free(col);
         nsdae_tr_nomem(T);
         return 0;
     }
     tphase_ctx *pc = nsdae_tr_phase_ctx_create(T);
-    const nsdae_expr **coef = malloc((size_t)(2 * nu + 1) * sizeof *coef);
-    if (!pc || !coef) {
+    if (!pc) {
         nsdae_tr_nomem(T);
         goto fail;
     }
-    for (int p = 0; p < T->nphases && !T->st; p++) {
-        nsdae_mlcs_phase *ph = &s->phases[p];
-        for (int i = 0; i < ny && !T->st; i++) {
-            const row *r = &T->phases[p].rows.v[i];
-            const nsdae_expr *rest;
-            if (!nsdae_tr_affine(T, r->r, r->eq, coef, &rest)) break;
-            for (int u = 0; u < nu && !T->st; u++) {
-                double v0 = 0.0, v1 = 0.0;
-                if (!coef_value(T, coef[2 * u], r->eq, u, 0, &v0) || !coef_value(T, coef[2 * u + 1], r->eq, u, 1, &v1))
-                    break;
-                if (T->u_site[u] >= 0) {
-                    if (v1 != 0.0) {
-                        nsdae_tr_fail(T, r->eq, "'%s' is a multiplier and cannot be differentiated", T->uname[u]);
-                        break;
-                    }
-                    ph->B[i + (size_t)col[u] * ny] = v0 != 0.0 ? -v0 : 0.0;
-                } else {
-                    ph->E[i + (size_t)col[u] * ny] = v1;
-                    ph->A[i + (size_t)col[u] * ny] = v0 != 0.0 ? -v0 : 0.0;
-                }
-            }
-            if (!T->st) rest_value(T, pc, p, 'b', i, rest, r->eq, -1.0, &ph->b[i]);
-        }
-        for (int k = 0; k < nl && !T->st; k++) {
-            const site *x = &T->sites[k];
-            int active = k < T->phases[p].cap_active && T->phases[p].active[k];
-            if (!active) { /* w = lambda: the multiplier of an absent construct is 0 */
-                ph->D[k + (size_t)k * nl] = 1.0;
-                continue;
-            }
-            const nsdae_expr *rest;
-            if (!nsdae_tr_affine(T, x->w, x->eq, coef, &rest)) break;
-            for (int u = 0; u < nu && !T->st; u++) {
-                double v0 = 0.0, v1 = 0.0;
-                if (!coef_value(T, coef[2 * u], x->eq, u, 0, &v0) || !coef_value(T, coef[2 * u + 1], x->eq, u, 1, &v1))
-                    break;
-                if (v1 != 0.0) {
-                    nsdae_tr_fail(T, x->eq, "der(%s) inside a set-valued relation: an MLCS relation holds between "
-                                            "the unknowns, not their derivatives", T->uname[u]);
-                    break;
-                }
-                if (T->u_site[u] >= 0) ph->D[k + (size_t)col[u] * nl] = v0;
-                else ph->C[k + (size_t)col[u] * nl] = v0;
-            }
-            if (!T->st) rest_value(T, pc, p, 'c', k, rest, x->eq, 1.0, &ph->c[k]);
-        }
-    }
+    fill_matrices(T, pc, s, col);
     for (int k = 0; k < nl && !T->st; k++) {
         s->kind[k] = T->sites[k].kind;
         s->lo[k] = T->sites[k].kind == NSDAE_ROW_BOX ? T->sites[k].lo : 0.0;
@@ -198,12 +313,10 @@ static int assemble(tctx *T, nsdae_mlcs **out, nsdae_translate_info **info)
         free(diff);
         *info = in;
     }
-    free(coef);
     free(col);
     *out = s;
     return 1;
 fail:
-    free(coef);
     free(col);
     if (s->ctx != pc) nsdae_tr_phase_ctx_free(pc);
     nsdae_mlcs_destroy(s);

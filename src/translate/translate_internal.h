@@ -2,6 +2,8 @@
 #ifndef NSDAE_TRANSLATE_INTERNAL_H
 #define NSDAE_TRANSLATE_INTERNAL_H
 
+#include "model/names.h"
+
 #include <nsdae/mode.h>
 #include <nsdae/translate.h>
 
@@ -47,6 +49,7 @@ typedef struct tctx {
     /* unknowns: model variables first (index = variable index), then velocities, then multipliers */
     int nu, cap_u;
     char **uname;
+    name_table unames;        /* uname -> unknown: the uniqueness check of a new name in O(1) */
     int *u_site;              /* site whose multiplier this unknown is, or -1 */
     int *u_var;               /* model variable, or -1 */
     int *vel;                 /* per model variable: its velocity unknown, or -1 */

@@ -38,7 +38,7 @@ static const nsdae_expr *reduce_leaf(nsdae_expr_pool *p, const nsdae_expr *leaf,
 typedef struct relax_ctx {
     tctx *T;
     const nsdae_equation *eq;
-    const nsdae_expr **memo;
+    nsdae_id_map memo;        /* relaxed nonsmooth nodes by id (a map: the pool is large) */
     char arg[200], name[260]; /* here, not in the recursive frames: long chains recurse deeply */
 } relax_ctx;
 
@@ -47,7 +47,8 @@ static const nsdae_expr *relax_rec(relax_ctx *c, const nsdae_expr *e)
     tctx *T = c->T;
     nsdae_expr_pool *p = T->p;
     if (!(e->flags & NSDAE_EXPR_HAS_VAR) || !(e->flags & NSDAE_EXPR_NONSMOOTH)) return e;
-    if (c->memo[e->id]) return c->memo[e->id];
+    const nsdae_expr *known = nsdae_id_map_get(&c->memo, e->id);
+    if (known) return known;
     const nsdae_expr *a = relax_rec(c, e->a);
     const nsdae_expr *b = e->b ? relax_rec(c, e->b) : NULL;
     if (!a || (e->b && !b) || T->st) return NULL;
@@ -89,7 +90,10 @@ static const nsdae_expr *relax_rec(relax_ctx *c, const nsdae_expr *e)
         r = b ? nsdae_expr_binary(p, e->kind, a, b) : nsdae_expr_unary(p, e->kind, a);
     }
     if (!r) nsdae_tr_nomem(T);
-    c->memo[e->id] = r;
+    if (r && !nsdae_id_map_put(&c->memo, e->id, r)) {
+        nsdae_tr_nomem(T);
+        return NULL;
+    }
     return r;
 }
 
@@ -98,7 +102,8 @@ const nsdae_expr *nsdae_tr_prepare(tctx *T, const nsdae_expr *e, const nsdae_equ
     if (T->st || !e) return NULL;
     const nsdae_expr *b = nsdae_tr_bind(T, e);
     if (!b) return NULL;
-    for (int j = 0; j < T->nvars; j++)
+    /* the flag first: a walk per variable and equation made translation quadratic in the model */
+    for (int j = 0; j < T->nvars && (b->flags & NSDAE_EXPR_HAS_ORDER3); j++)
         if (nsdae_expr_max_order(b, j) > 2) {
             nsdae_tr_fail(T, eq, "derivative of order %d of '%s': only orders up to 2 are reduced",
                           nsdae_expr_max_order(b, j), T->uname[j]);
@@ -110,18 +115,15 @@ const nsdae_expr *nsdae_tr_prepare(tctx *T, const nsdae_expr *e, const nsdae_equ
         return NULL;
     }
     relax_ctx *c = malloc(sizeof *c);
-    if (c) {
-        c->T = T;
-        c->eq = eq;
-        c->memo = calloc((size_t)r->id + 1, sizeof(const nsdae_expr *));
-    }
-    if (!c || !c->memo) {
-        free(c);
+    if (!c) {
         nsdae_tr_nomem(T);
         return NULL;
     }
+    c->T = T;
+    c->eq = eq;
+    c->memo = (nsdae_id_map){NULL, NULL, 0, 0};
     const nsdae_expr *out = relax_rec(c, r);
-    free(c->memo);
+    nsdae_id_map_free(&c->memo);
     free(c);
     if (!out) nsdae_tr_nomem(T);
     return T->st ? NULL : out;

@@ -52,12 +52,12 @@ int nsdae_tr_new_unknown(tctx *T, const char *name)
     snprintf(buf, sizeof buf, "%s", name);
     for (int k = 2, clash = 1; clash; k++) {
         clash = 0;
-        for (int u = 0; u < T->nu; u++)
-            if (strcmp(T->uname[u], buf) == 0) clash = 1;
+        if (nsdae_names_find(&T->unames, buf, strlen(buf), NULL) != NAME_NONE) clash = 1;
         if (clash) snprintf(buf, sizeof buf, "%s#%d", name, k);
     }
     T->uname[T->nu] = strdup(buf);
-    if (!T->uname[T->nu]) {
+    if (!T->uname[T->nu] ||
+        !nsdae_names_add(&T->unames, T->uname[T->nu], strlen(T->uname[T->nu]), NAME_VAR, T->nu)) {
         nsdae_tr_nomem(T);
         return -1;
     }
