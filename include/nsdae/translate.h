@@ -47,7 +47,12 @@ typedef struct nsdae_translate_info {
 } nsdae_translate_info;
 
 /* Translates m (with its current parameter values) into *out. info may be NULL; free it with
- * nsdae_translate_info_free. The MLCS owns everything it needs (its callbacks do not use m). */
+ * nsdae_translate_info_free. The MLCS owns everything it needs (its callbacks do not use m).
+ * Cost linear in the model's size. The matrices are stored compressed (nsdae_mlcs_phase sE ..
+ * sD); a system with ny + nl <= NSDAE_TRANSLATE_DENSE_AT_ONCE has its dense E, A, B, C, D too,
+ * a larger one gets them from nsdae_mlcs_dense (O((ny + nl)^2) memory) before a dense consumer
+ * (the stepper, the event-driven engine, impulse analysis) reads it. */
+#define NSDAE_TRANSLATE_DENSE_AT_ONCE 512
 nsdae_status nsdae_translate_mlcs(const nsdae_model *m, nsdae_mlcs **out, nsdae_translate_info **info,
                                   nsdae_error *err);
 void nsdae_translate_info_free(nsdae_translate_info *info);

@@ -197,12 +197,7 @@ static void fill_l_rows(tctx *T, nsdae_affine_work *w, tphase_ctx *pc, nsdae_mlc
     }
 }
 
-/* Systems up to this many unknowns get their dense matrices at once (2 x 32 MB for E and A), as
- * every consumer read them before the compressed form existed; larger ones keep only the
- * compressed form until a dense consumer asks (nsdae_mlcs_dense). */
-#define DENSE_AT_ONCE 2048
-
-/* The matrices of every phase, compressed (and dense when small). */
+/* The matrices of every phase, compressed. */
 static void fill_matrices(tctx *T, tphase_ctx *pc, nsdae_mlcs *s, const int *col)
 {
     nsdae_affine_work *w = NULL;
@@ -227,7 +222,6 @@ static void fill_matrices(tctx *T, tphase_ctx *pc, nsdae_mlcs *s, const int *col
         free(pe.m[q].row); free(pe.m[q].col); free(pe.m[q].val);
     }
     nsdae_affine_work_destroy(w);
-    if (!T->st && s->ny + s->nl <= DENSE_AT_ONCE && nsdae_mlcs_dense(s, &e2)) nsdae_tr_nomem(T);
 }
 
 static int assemble(tctx *T, nsdae_mlcs **out, nsdae_translate_info **info)
@@ -276,8 +270,11 @@ static int assemble(tctx *T, nsdae_mlcs **out, nsdae_translate_info **info)
     }
     nsdae_tr_experiment_defaults(m, &s->stop_time, &s->step, s->scheme, &s->theta, &s->gamma);
     if (!T->st && !nsdae_tr_phase_ctx_install(pc, s)) nsdae_tr_nomem(T); /* owned by s from here */
-    if (!T->st && nsdae_mlcs_validate(s, &e2))
+    if (!T->st && nsdae_mlcs_validate(s, &e2)) /* on the compressed form: O(entries) */
         nsdae_tr_fail(T, NULL, "the translated MLCS is invalid: %s", e2.message);
+    /* small systems dense at once (2 MB per ny x ny matrix at the limit): what every consumer read
+     * before the compressed form, and cheaper than asking for it */
+    if (!T->st && s->ny + s->nl <= NSDAE_TRANSLATE_DENSE_AT_ONCE && nsdae_mlcs_dense(s, &e2)) nsdae_tr_nomem(T);
     if (T->st) goto fail;
     if (info) {
         nsdae_translate_info *in = calloc(1, sizeof *in);
