@@ -338,13 +338,14 @@ const nsdae_expr *nsdae_expr_binary(nsdae_expr_pool *p, nsdae_expr_kind kind, co
 
 /* ---- queries ------------------------------------------------------------------------------ */
 
-/* A visited bitmap sized by the root id: children have smaller ids than their parents. */
-static int max_order_rec(const nsdae_expr *e, int var, unsigned char *seen)
+/* A visited set of node ids (a map: a bitmap sized by the root id cost O(pool) per call, and the
+ * callers ask once per equation and variable). NULL: plain recursion, still correct. */
+static int max_order_rec(const nsdae_expr *e, int var, nsdae_id_map *seen)
 {
     if (!(e->flags & NSDAE_EXPR_HAS_VAR)) return -1;
     if (seen) {
-        if (seen[e->id]) return -1;
-        seen[e->id] = 1;
+        if (nsdae_id_map_get(seen, e->id)) return -1;
+        if (!nsdae_id_map_put(seen, e->id, e)) seen = NULL; /* out of memory: recurse without it */
     }
     if (e->kind == NSDAE_EXPR_VAR) return e->index == var ? e->order : -1;
     int m = e->a ? max_order_rec(e->a, var, seen) : -1;
@@ -355,9 +356,9 @@ static int max_order_rec(const nsdae_expr *e, int var, unsigned char *seen)
 int nsdae_expr_max_order(const nsdae_expr *e, int var)
 {
     if (!e) return -1;
-    unsigned char *seen = calloc((size_t)e->id + 1, 1); /* NULL: plain recursion, still correct */
-    int m = max_order_rec(e, var, seen);
-    free(seen);
+    nsdae_id_map seen = {NULL, NULL, 0, 0};
+    int m = max_order_rec(e, var, &seen);
+    nsdae_id_map_free(&seen);
     return m;
 }
 

@@ -2,9 +2,9 @@
  * and the rebuilding transforms (simplify, parameter binding, substitution).
  *
  * Both walk the DAG once per node, without recursion: the nodes reachable from the root are
- * processed in increasing id order (children first, nsdae_expr_closure_build) and results are
- * memoised by node id (children have smaller ids than their parent, so an array sized by the
- * root id covers the whole subtree). */
+ * processed in increasing id order (children first, nsdae_expr_closure_nodes) and results are
+ * memoised by node id in a map (an array sized by the root id cost O(pool) per call: one
+ * expression of a model of n equations is a small part of a pool of O(n) nodes). */
 #include "model/expr_internal.h"
 
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 typedef struct diff_ctx {
     nsdae_expr_pool *p;
     int var, order;         /* partial: the leaf; total time derivative: var < 0 */
-    const nsdae_expr **memo;
+    nsdae_id_map memo;
 } diff_ctx;
 
 static const nsdae_expr *d_leaf(diff_ctx *c, const nsdae_expr *e)
@@ -42,8 +42,8 @@ static const nsdae_expr *d_node(diff_ctx *c, const nsdae_expr *e)
         r = d_leaf(c, e);
     } else {
         const nsdae_expr *a = e->a, *b = e->b;
-        const nsdae_expr *da = c->memo[a->id];
-        const nsdae_expr *db = b ? c->memo[b->id] : X_C(p, 0.0);
+        const nsdae_expr *da = nsdae_id_map_get(&c->memo, a->id);
+        const nsdae_expr *db = b ? nsdae_id_map_get(&c->memo, b->id) : X_C(p, 0.0);
         if (!da || !db) return NULL;
         if (is_zero(da) && is_zero(db)) {
             r = X_C(p, 0.0);
@@ -92,19 +92,20 @@ static nsdae_status run_diff(nsdae_expr_pool *p, const nsdae_expr *e, int var, i
 {
     *out = NULL;
     if (!e) return nsdae_error_set(err, NSDAE_INVALID_INPUT, "differentiate: no expression");
-    diff_ctx c = {p, var, order, calloc((size_t)e->id + 1, sizeof(const nsdae_expr *))};
+    diff_ctx c = {p, var, order, {NULL, NULL, 0, 0}};
     nsdae_expr_closure cl;
-    if (!c.memo || !nsdae_expr_closure_build(&e, 1, &cl)) {
-        free(c.memo);
-        return nsdae_error_set(err, NSDAE_NOMEM, "differentiate: out of memory");
-    }
+    if (!nsdae_expr_closure_nodes(&e, 1, &cl)) return nsdae_error_set(err, NSDAE_NOMEM, "differentiate: out of memory");
+    const nsdae_expr *d = NULL;
     for (int k = 0; k < cl.count; k++) {
         const nsdae_expr *n = cl.nodes[k];
-        if (!(c.memo[n->id] = d_node(&c, n))) break; /* the pool is exhausted */
+        if (!(d = d_node(&c, n)) || !nsdae_id_map_put(&c.memo, n->id, d)) { /* the pool is exhausted */
+            d = NULL;
+            break;
+        }
     }
-    *out = c.memo[e->id];
+    *out = d; /* the root comes last: it has the largest id */
     nsdae_expr_closure_free(&cl);
-    free(c.memo);
+    nsdae_id_map_free(&c.memo);
     if (!*out) return nsdae_error_set(err, NSDAE_NOMEM, "differentiate: expression pool exhausted");
     return NSDAE_OK;
 }
