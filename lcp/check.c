@@ -188,8 +188,14 @@ int lcp_active_side(const nsdae_mlcp *p, int i, double zi, double wi)
     nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
     if (k == NSDAE_ROW_EQUALITY)
         return 0;
-    if (k == NSDAE_ROW_COMPLEMENTARITY)
+    /* An end whose sign law the point breaks is no candidate while another is: a point with
+     * w1 = 0 and z1 = -1e-7 next to w1's terms 1e-7 (a pattern within the sign tolerance of the
+     * equilibrated units) is re-solved at z1 = 0, not on w1 = 0 again (fuzzing, crash-3192...). */
+    if (k == NSDAE_ROW_COMPLEMENTARITY) {
+        if ((wi >= 0) != (zi >= 0))
+            return wi >= 0 ? -1 : 0;
         return fabs(zi) < fabs(wi) ? -1 : 0;
+    }
     double dlo = isinf(p->lo[i]) ? INFINITY : fabs(zi - p->lo[i]);
     double dhi = isinf(p->hi[i]) ? INFINITY : fabs(p->hi[i] - zi);
     double dw = fabs(wi);
