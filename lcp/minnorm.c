@@ -22,6 +22,9 @@ typedef struct bnb {
     double *tie_z;        /* TIE_CAP x size */
     double flat_f;        /* smallest objective at which the minimiser was flat */
     double *zbuf, *wbuf;
+    double *zraw, *wraw;  /* the last checked point before polishing; scratch */
+    int polished;         /* point_ok accepted it only once polished (zbuf != zraw) */
+    const nsdae_minnorm_spec *spec;   /* the (equilibrated) objective, to value a polished point */
     const nsdae_mlcp *p;  /* the (equilibrated) problem */
     const lcp_origin *orig;   /* where candidates are checked row by row (NULL: on p) */
     lcp_piece_list pieces;
@@ -43,8 +46,24 @@ static double ftol(double f)
  * polishes the final answer the same way. */
 static int point_ok(bnb *b, const double *t)
 {
+    size_t bytes = sizeof(double) * (size_t)b->r->size;
     lcp_red_z(b->r, t, b->zbuf);
-    return lcp_accept_or_polish(b->p, b->orig, b->zbuf, b->wbuf);
+    memcpy(b->zraw, b->zbuf, bytes);
+    int ok = lcp_accept_or_polish(b->p, b->orig, b->zbuf, b->wbuf);
+    b->polished = ok && memcmp(b->zraw, b->zbuf, bytes) != 0;
+    return ok;
+}
+
+static double objective_at_z(const nsdae_minnorm_spec *spec, int N, const double *z, double *buf);
+
+/* The objective of the point point_ok just accepted: f at t, or, when it was accepted only once
+ * polished, at the polished point, which is the answer the caller would get (workspace.c polishes
+ * the same way). Crediting a polished point with its unpolished objective made a wrong incumbent:
+ * fuzzing's crash-bcbf... (two box rows) answered |z|^2 = 0.8994 from a relaxation point valued
+ * below the 0.8890 solution that the incumbent then pruned. */
+static double checked_objective(bnb *b, double f)
+{
+    return b->polished ? objective_at_z(b->spec, b->r->size, b->zbuf, b->wraw) : f;
 }
 
 static void candidate(bnb *b, const double *t, double f, int flat)
@@ -195,7 +214,7 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
              * representative is placed on the piece by the objective within the sign tolerance */
             if (f == 0 || (pc.dim == 0 && !point_ok(b, pc.t)))
                 continue;
-            candidate(b, pc.t, pc.fval, pc.flat);
+            candidate(b, pc.t, pc.dim == 0 ? checked_objective(b, pc.fval) : pc.fval, pc.flat);
             if (b->counting && lcp_piece_list_push(&b->pieces, &pc))
                 return nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
             continue;
@@ -239,11 +258,13 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
             }
         }
         if (bi < 0) {
-            /* complementary: a solution, and the best of this subtree (if it passes the rows) */
+            /* complementary: a solution, and the best of this subtree if it passes the rows as it
+             * is (a point that passes only once polished is another point, and the subtree may
+             * hold better ones: branching goes on) */
             int ok = point_ok(b, t);
             if (ok)
-                candidate(b, t, f, 0);
-            if (ok && !b->counting && !relaxation_flat(b, st, t, 0, NULL))
+                candidate(b, t, checked_objective(b, f), 0);
+            if (ok && !b->polished && !b->counting && !relaxation_flat(b, st, t, 0, NULL))
                 continue;
             for (int i = 0; i < m && bi < 0; i++)   /* keep branching only to see ties or count */
                 if (st[i] == LCP_FREE)
@@ -393,6 +414,9 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
     b.orig = orig;
     b.zbuf = lcp_arena_doubles(&ar, (size_t)N);
     b.wbuf = lcp_arena_doubles(&ar, (size_t)N);
+    b.zraw = lcp_arena_doubles(&ar, (size_t)N);
+    b.wraw = lcp_arena_doubles(&ar, (size_t)N);
+    b.spec = spec;
     if (ar.failed) {
         st = nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
         goto done;
@@ -426,7 +450,7 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
     if (r.vunit && m > 0) {
         lcp_lemke_ws lw;
         if (!lcp_lemke_ws_init(&lw, m, &ar) && lcp_lemke(m, r.R, r.r0, t, &lw) == 0 && point_ok(&b, t))
-            candidate(&b, t, lcp_objective_eval(&o, k, t), 0);
+            candidate(&b, t, checked_objective(&b, lcp_objective_eval(&o, k, t)), 0);
     }
     ball_prepare(&b);
     if ((st = branch_and_bound(&b, err)))
