@@ -59,6 +59,7 @@ typedef struct rows {
     double *s, *fl, *cmax;   /* per row: terms + floor, floor; per column: largest |M_ij| */
     double *tz, *zloc;       /* per row: sum_j |M_ij z_j|; per column: the largest tz of its rows */
     double zs, zmax;
+    double zcap;             /* the floor's zs at most this (INFINITY: uncapped) */
 } rows;
 
 /* How far z_j (or a bound distance d) moves the rows it enters, relative to their terms s_k
@@ -125,7 +126,7 @@ static int rows_measure(rows *R, const double *z, const double *w)
         for (int j = 0; j < N; j++)
             if (R->cmax[j] > 0)
                 rs += fabs(p->M[i + (size_t)j * N]) / R->cmax[j];
-        R->fl[i] = 64 * N * EPS * rs * R->zs;
+        R->fl[i] = 64 * N * EPS * rs * fmin(R->zs, R->zcap);
         R->s[i] = fabs(p->q[i]) + R->tz[i] + R->fl[i];
         if (!isfinite(R->s[i]))
             return -1;
@@ -217,20 +218,26 @@ double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double 
     double *buf = N <= LCP_FAST_MAX_N ? small : malloc(sizeof(double) * 7 * (size_t)N);
     if (!buf)
         return INFINITY;
-    rows R = {p, buf, buf + N, buf + 2 * N, buf + 3 * N, buf + 4 * N, 0, 0};
+    rows R = {p, buf, buf + N, buf + 2 * N, buf + 3 * N, buf + 4 * N, 0, 0, INFINITY};
     for (int j = 0; j < N; j++) {
         R.cmax[j] = 0;
         for (int i = 0; i < N; i++)
             R.cmax[j] = fmax(R.cmax[j], fabs(p->M[i + (size_t)j * N]));
     }
     double worst = rows_violation(&R, z, w);
-    if (worst <= NSDAE_TOL_RESIDUAL && R.zs > FAR * data_scale(&R)) {
-        /* far larger than the data: re-verified on its own pattern (header) */
+    double Q = data_scale(&R);
+    if (worst <= NSDAE_TOL_RESIDUAL && R.zs > FAR * Q) {
+        /* far larger than the data: re-verified on its own pattern (header), whose point has
+         * its fixed components exactly at their ends and so needs no floor beyond the data's
+         * scale. Uncapped, a single huge entry lifts every row's floor again: fuzzing's
+         * crash-e3aa... (M_31 = 1e14, z1 = 1/3) re-solved to z2 = -3.3e-5 on a row whose terms
+         * are 1, under a floor of 4e-3 (the solution has z2 = 1, z3 = 1000). */
         double *zp = buf + 5 * N, *wp = buf + 6 * N;
         if (lcp_pattern_point(p, z, w, zp) != 0)
             worst = INFINITY;
         else {
             lcp_caller_w(p, zp, wp);
+            R.zcap = FAR * Q;
             worst = fmax(worst, rows_violation(&R, zp, wp));
         }
     }

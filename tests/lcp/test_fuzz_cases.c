@@ -1,0 +1,82 @@
+/* Problems that fuzzing (tests/fuzz/fuzz_lcp.c) found the layer getting wrong, stated by hand with
+ * their solutions derived here, case by case, from the complementarity conditions. Each has rows
+ * whose terms differ by many orders of magnitude: that is what the fuzzer's value list makes
+ * common and what the equilibrated sign tests and the per-row check had to get right. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <nsdae/lcp.h>
+
+/* crash-3192...: the LCP (all rows complementarity)
+ *   w1 = z1 + 1e9 z4 + 1e-7,  w2 = 1e-7 z3 - 1e-6 z4,  w3 = 1e-7 (z3 + z4) - 1000,  w4 = 1e-7 (z3 + z4) + 1.
+ * z3 = z4 = 0 gives w3 = -1000 < 0, so z3 or z4 > 0. z4 > 0 needs w4 = 0, impossible (w4 >= 1 for
+ * z >= 0): z4 = 0, z3 > 0, w3 = 0 and z3 = 1e10. Then w1 = z1 + 1e-7 > 0 gives z1 = 0 and
+ * w2 = 1000 > 0 gives z2 = 0. One solution, z = (0, 0, 1e10, 0). The enumeration once merged it
+ * with a pattern point z1 = -1e-7 (w1 = 0) and dropped it. */
+Test(fuzz_cases, large_solution_next_to_a_degenerate_row)
+{
+    double M[16] = {1, 0, 0, 0, 0, 0, 0, 0, 0, 1e-7, 1e-7, 1e-7, 1e9, -1e-6, 1e-7, 1e-7};
+    double q[4] = {1e-7, 0, -1000, 1}, z[4], w[4];
+    nsdae_mlcp p = {4, M, q, NULL, NULL, NULL};
+    nsdae_error err = {0};
+    nsdae_minnorm_result res;
+    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
+    cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    cr_expect(z[0] == 0 && z[1] == 0 && z[3] == 0, "%g %g %g", z[0], z[1], z[3]);
+    cr_expect(fabs(z[2] - 1e10) <= 1e-9 * 1e10, "%.17g", z[2]);
+    nsdae_lcp_solution_set *set = NULL;
+    cr_assert_eq(nsdae_lcp_enumerate(&p, &set, &err), NSDAE_OK, "%s", err.message);
+    cr_expect_eq(set->count, 1);
+    if (set->count == 1)
+        cr_expect(fabs(set->pieces[0].z[2] - 1e10) <= 1e-9 * 1e10 && set->pieces[0].z[0] == 0, "%g %g",
+                  set->pieces[0].z[0], set->pieces[0].z[2]);
+    nsdae_lcp_solution_set_free(set);
+}
+
+/* crash-e3aa...: rows 1 and 4 equalities, rows 2 and 3 complementarity,
+ *   w1 = 1e-7 z1 + z2 - 3 z4 - 1 = 0,       w2 = 1e-7 (z1 + z4)          (_|_ z2),
+ *   w3 = 1e14 z1 + 3 z3 + 5e-9 z4 (_|_ z3), w4 = 1e-7 z1 + 1e-3 z2 - 1e-6 z3 = 0.
+ * The four patterns: z2 = z3 = 0 gives z1 = 0 (row 4), z4 = -1/3 and w2 < 0; z2 = 0, w3 = 0 gives
+ * z1 = 10 z3, z4 ~ -1/3 and again w2 = 1e-7 (z1 + z4) < 0; w2 = 0, z3 = 0 gives z1 = -1e4 z2 and
+ * z2 = 1 / (1 - 1e-3 - 3e4) < 0. Only w2 = w3 = 0 is left: z4 = -z1, z3 = a z1 with
+ * a = -(1e14 - 5e-9) / 3, z2 = (1e-3 a - 1e-4) z1 and row 1 gives z1 = 1 / (1e-7 + 3 + 1e-3 a - 1e-4):
+ * z ~ (-3e-11, 1, 1000, 3e-11). The layer once accepted (1/3, 0, 1/30, -1/3), z3 = 1/30 against
+ * w3 = 3.3e13: M's 1e14 lifted every row's rounding floor above row 4's terms (lcp/check.c). */
+Test(fuzz_cases, one_huge_entry_does_not_make_other_rows_noise)
+{
+    double M[16] = {1e-7, 1e-7, 1e14, 1e-7, 1, 0, 0, 1e-3, 0, 0, 3, -1e-6, -3, 1e-7, 5e-9, 0};
+    double q[4] = {-1, 0, 0, 0}, z[4], w[4];
+    nsdae_row_kind kind[4] = {NSDAE_ROW_EQUALITY, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_COMPLEMENTARITY,
+                              NSDAE_ROW_EQUALITY};
+    nsdae_mlcp p = {4, M, q, kind, NULL, NULL};
+    double a = -(1e14 - 5e-9) / 3, z1 = 1 / (1e-7 + 3 + 1e-3 * a - 1e-4);
+    double want[4] = {z1, (1e-3 * a - 1e-4) * z1, a * z1, -z1};
+    nsdae_error err = {0};
+    nsdae_minnorm_result res;
+    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
+    cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    for (int i = 0; i < 4; i++)
+        cr_expect(fabs(z[i] - want[i]) <= 1e-6 * fabs(want[i]), "z%d = %.17g, want %.17g", i + 1, z[i], want[i]);
+    /* the wrong answer is refused by the per-row check */
+    double wrong[4] = {1.0 / 3, 0, 1.0 / 30, -1.0 / 3};
+    cr_expect(nsdae_mlcp_row_violation(&p, wrong) > 1e-3, "%g", nsdae_mlcp_row_violation(&p, wrong));
+}
+
+/* crash-c2bd...: three box rows z in (-inf, 1] and one equality,
+ *   w1 = -1e-6 z1 + 1e-7 z2 + 1e6 (z3 + z4) + 1e-7,  w2 = 1e-7 (z1 + z2) + 1e6 z3 + 1e-7,
+ *   w3 = 1e-7 (z1 + z2) + 1e6 z3 + 1e-3,            0 = 10 z1 + 1e-7 z2 + 1e6 z3 + 1e-7.
+ * w3 - w2 = 1e-3 - 1e-7 > 0 for every z, and a box (-inf, 1] allows only w <= 0 (w < 0 at z = 1):
+ * so w3 <= 0 makes w2 < 0 and z2 = 1 in every solution, |z|^2 >= 1. The answer must have z2 = 1
+ * (the fuzz harness once took an enumerated continuum through z2 = 0 for a smaller solution). */
+Test(fuzz_cases, two_rows_differing_only_in_q_force_a_bound)
+{
+    double M[16] = {-1e-6, 1e-7, 1e-7, 10, 1e-7, 1e-7, 1e-7, 1e-7, 1e6, 1e6, 1e6, 1e6, 1e6, 0, 0, 0};
+    double q[4] = {1e-7, 1e-7, 1e-3, 1e-7}, lo[4] = {-INFINITY, -INFINITY, -INFINITY, 0}, hi[4] = {1, 1, 1, 0};
+    nsdae_row_kind kind[4] = {NSDAE_ROW_BOX, NSDAE_ROW_BOX, NSDAE_ROW_BOX, NSDAE_ROW_EQUALITY};
+    nsdae_mlcp p = {4, M, q, kind, lo, hi};
+    double z[4], w[4];
+    nsdae_error err = {0};
+    nsdae_minnorm_result res;
+    cr_assert_eq(nsdae_lcp_minnorm(&p, NULL, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    cr_expect(z[1] == 1, "%.17g", z[1]);
+    cr_expect(w[1] < 0 && w[2] <= 1e-9 * 1e-3, "%g %g", w[1], w[2]);
+}
