@@ -85,11 +85,15 @@ static double component_size(const rows *R, int j, double d)
 static double own_units(const rows *R, int i, double d)
 {
     const nsdae_mlcp *p = R->p;
-    double u = R->cmax[i] > 0 ? R->zloc[i] / R->cmax[i] : R->zmax;
+    double u = R->cmax[i] > 0 ? R->zloc[i] / R->cmax[i] : 0;
     if (isfinite(p->lo[i]))
         u = fmax(u, fabs(p->lo[i]));
     if (isfinite(p->hi[i]))
         u = fmax(u, fabs(p->hi[i]));
+    /* z_i entering no row has its box as its unit, not the point's largest component: z2 = -0.5
+     * in [-1, 0] with w2 = 8 was "at lo" next to z1 = -1e9 (fuzzing, crash-2975...) */
+    if (!(u > 0))
+        u = R->zmax;
     double c = fmax(0, fabs(d) - 64 * p->size * EPS * u);
     return c > 0 ? c / u : 0;
 }
@@ -227,6 +231,10 @@ double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double 
     double worst = rows_violation(&R, z, w);
     double Q = data_scale(&R);
     if (worst <= NSDAE_TOL_RESIDUAL && R.zs > FAR * Q) {
+        /* the point itself too: crash-1b3a... (z3 = 2499717.69 where 2.5e6 solves rows 3 and 4
+         * of terms ~2, residual 8e-5) passed under a floor lifted by M_13 z3 = 2.5e20 */
+        R.zcap = FAR * Q;
+        worst = rows_violation(&R, z, w);
         /* far larger than the data: re-verified on its own pattern (header), whose point has
          * its fixed components exactly at their ends and so needs no floor beyond the data's
          * scale. Uncapped, a single huge entry lifts every row's floor again: fuzzing's
@@ -237,7 +245,6 @@ double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double 
             worst = INFINITY;
         else {
             lcp_caller_w(p, zp, wp);
-            R.zcap = FAR * Q;
             worst = fmax(worst, rows_violation(&R, zp, wp));
         }
     }
