@@ -6,6 +6,7 @@
  * one more leaf. */
 #include <lapacke.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,9 @@ typedef struct work {
     double *env;    /* (max_order + 1) x nleaf values, order-major as nsdae_eval_env wants */
     double *F, *J, *A, *s, *superb, *x;
     lapack_int *piv;
+    int bad_eq, bad_unk; /* the first non-finite F[bad_eq] (bad_unk = -1) or J entry, or bad_eq = -1 */
+    double bad_value;
+    int converged;       /* Newton's last step was below its tolerance */
 } work;
 
 static void eval_system(const nsdae_impulse_system *sy, const nsdae_eval_env *env, double *F, double *J)
@@ -28,6 +32,23 @@ static void eval_system(const nsdae_impulse_system *sy, const nsdae_eval_env *en
         F[i] = nsdae_expr_eval(sy->eq[i], env);
         for (int u = 0; u < n; u++) J[i + u * n] = nsdae_expr_eval(sy->jac[i * n + u], env); /* column-major */
     }
+}
+
+/* LAPACK must never see a NaN or an Inf: dgesvd scales an Inf matrix into NaNs and its scaling
+ * routine then reports an illegal argument (by printing, from a library) before giving a meaningless
+ * rank. 1 when F and J are finite; otherwise the first bad entry goes to w->bad_*, for the message. */
+static int system_finite(int n, const double *F, const double *J, work *w)
+{
+    for (int i = 0; i < n; i++) {
+        w->bad_eq = i, w->bad_unk = -1, w->bad_value = F[i];
+        if (!isfinite(F[i])) return 0;
+        for (int u = 0; u < n; u++) {
+            w->bad_unk = u, w->bad_value = J[i + u * n];
+            if (!isfinite(J[i + u * n])) return 0;
+        }
+    }
+    w->bad_eq = w->bad_unk = -1;
+    return 1;
 }
 
 /* Rank and condition number of J by singular values. */
@@ -60,6 +81,7 @@ static int newton(const nsdae_impulse_system *sy, nsdae_eval_env *env, work *w, 
         for (int u = 0; u < n; u++) w->env[IMP_LEAF_SYS(sy, sy->unk[u])] = w->x[u];
         eval_system(sy, env, w->F, w->J);
         num->iterations = it;
+        if (!system_finite(n, w->F, w->J, w)) break;
         memcpy(w->A, w->J, (size_t)n * n * sizeof *w->J);
         for (int i = 0; i < n; i++) w->F[i] = -w->F[i];
         if (LAPACKE_dgesv(LAPACK_COL_MAJOR, n, 1, w->A, n, w->piv, w->F, n) != 0) break;
@@ -74,11 +96,16 @@ static int newton(const nsdae_impulse_system *sy, nsdae_eval_env *env, work *w, 
         }
         converged = dmax <= 1e-14 * (1 + xmax);
     }
+    w->converged = converged;
     /* residual and singular values at the final point */
     for (int u = 0; u < n; u++) w->env[IMP_LEAF_SYS(sy, sy->unk[u])] = w->x[u];
     eval_system(sy, env, w->F, w->J);
     num->residual = 0;
     for (int i = 0; i < n; i++) num->residual = fabs(w->F[i]) > num->residual ? fabs(w->F[i]) : num->residual;
+    if (!system_finite(n, w->F, w->J, w)) {
+        num->residual = INFINITY, num->n = n, num->rank = 0, num->cond = NAN;
+        return 0;
+    }
     svd_check(n, w->J, w, num);
     return converged && !num->singular && isfinite(num->residual);
 }
@@ -137,6 +164,23 @@ static nsdae_status check_facts(const nsdae_impulse_system *sy, const nsdae_eval
                            sy->fact_name[bad], worst, tol);
 }
 
+/* The restart system is not finite where Newton stopped (system_finite): names the equation (A_*'s
+ * printed form for Procedure 1's system), the unknown and the value. */
+static nsdae_status nonfinite_error(const nsdae_impulse_result *r, const nsdae_impulse_system *sy, const work *w,
+                                    int iteration, nsdae_error *err)
+{
+    int printed = sy == r->system && w->bad_eq < r->nrestart_equations;
+    char what[256];
+    if (w->bad_unk < 0) snprintf(what, sizeof what, "its residual is %g", w->bad_value);
+    else if (sy->unk[w->bad_unk] < r->navars)
+        snprintf(what, sizeof what, "its derivative by %s is %g", r->avars[sy->unk[w->bad_unk]].name, w->bad_value);
+    else snprintf(what, sizeof what, "its derivative by unknown %d is %g", w->bad_unk + 1, w->bad_value);
+    return nsdae_error_set(err, NSDAE_NUMERICAL, "impulse: equation %d%s%s of the %s system is not finite at Newton "
+                           "iterate %d: %s; the left limits put it outside its domain or overflow it",
+                           w->bad_eq + 1, printed ? ", " : "", printed ? r->restart_equations[w->bad_eq] : "",
+                           sy->eps_var >= 0 ? "brute-force" : "restart", iteration, what);
+}
+
 static nsdae_status solve(const nsdae_impulse_result *r, const nsdae_impulse_system *sy, const double *left,
                           int max_order, double eps, double time, double *state_plus, double *aux,
                           nsdae_impulse_numeric *num, nsdae_error *err)
@@ -145,7 +189,7 @@ static nsdae_status solve(const nsdae_impulse_result *r, const nsdae_impulse_sys
     size_t m = (size_t)(n ? n : 1);
     work w = {calloc((size_t)(max_order + 1) * (size_t)nl, sizeof(double)), malloc(m * sizeof(double)),
               malloc(m * m * sizeof(double)), malloc(m * m * sizeof(double)), malloc(m * sizeof(double)),
-              malloc(m * sizeof(double)), malloc(m * sizeof(double)), malloc(m * sizeof(lapack_int))};
+              malloc(m * sizeof(double)), malloc(m * sizeof(double)), malloc(m * sizeof(lapack_int)), -1, -1, 0, 0};
     double *x0 = malloc(m * sizeof(double));
     if (!w.env || !w.F || !w.J || !w.A || !w.s || !w.superb || !w.x || !w.piv || !x0) {
         work_free(&w);
@@ -174,7 +218,13 @@ static nsdae_status solve(const nsdae_impulse_result *r, const nsdae_impulse_sys
     for (int u = 0; u < n; u++) num->step = fmax(num->step, fabs(w.x[u] - x0[u]));
     free(x0);
     nsdae_status st = NSDAE_OK;
-    if (num->singular)
+    if (w.bad_eq >= 0) st = nonfinite_error(r, sy, &w, num->iterations, err);
+    else if (num->singular && sy->nonlinear && !w.converged) /* a runaway iterate, not a D7 solution */
+        st = nsdae_error_set(err, NSDAE_NUMERICAL, "impulse: Newton on the nonlinear restart system did not "
+                             "converge: after %d iterations it is %g from the left limits, where its Jacobian is "
+                             "singular (rank %d of %d, condition %g); the restart system may have no finite "
+                             "solution from these left limits", num->iterations, num->step, num->rank, n, num->cond);
+    else if (num->singular)
         st = nsdae_error_set(err, NSDAE_NUMERICAL, "impulse: D7: the restart system is structurally regular but "
                              "numerically singular (rank %d of %d, condition %g): the state basis is unsuitable "
                              "for the structural method", num->rank, n, num->cond);
