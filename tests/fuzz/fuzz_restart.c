@@ -1,9 +1,10 @@
 /* Fuzz target: the restart analysis (impulse.h). Bytes are a .nsm text; when it parses and has
  * switches, the changes from the first long mode to each of the next few are built
  * (nsdae_impulse_guard, nsdae_impulse_input_from_modes), analysed, and restarted numerically from
- * left limits that are all 0.5 (and all 0). Findings besides sanitizer reports: a failure without
- * a message, a result whose verdict is OK with no restart system, a restart that succeeds with a
- * non-finite determined state or residual. */
+ * left limits that are all 0.5 (and all 0, all 1e300, all NaN: overflow and NaN must end in a clear
+ * error, never in LAPACK, whose error reports lapack_trap.c turns into findings). Findings besides
+ * sanitizer reports: a failure without a message, a result whose verdict is OK with no restart system,
+ * a restart that succeeds with a non-finite determined state or residual. */
 #include "fuzz_check.h"
 
 #include <nsdae/impulse.h>
@@ -66,6 +67,8 @@ static void one_change(const nsdae_model *m, const nsdae_switches *sw, const int
         if (r->system) {
             restart_at(r, nsdae_model_nvars(m), 0.5);
             restart_at(r, nsdae_model_nvars(m), 0.0);
+            restart_at(r, nsdae_model_nvars(m), 1e300);
+            restart_at(r, nsdae_model_nvars(m), NAN);
         }
     }
     nsdae_impulse_result_destroy(r);
