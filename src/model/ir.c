@@ -68,10 +68,19 @@ void nsdae_model_destroy(nsdae_model *m)
 
 nsdae_status nsdae_ir_add_var(nsdae_model *m, const char *name, size_t len, nsdae_srcpos pos, nsdae_error *err)
 {
+    /* var_names follows vars' capacity, reallocated only when it grows: a realloc per variable copies
+     * every time under ASan (quadratic: 3 x 54 650 array elements timed the model fuzzer out); on
+     * failure the capacity goes back, so the next call retries (vars may stay larger: harmless) */
+    int old_cap = m->cap_vars;
     if (!grow((void **)&m->vars, &m->cap_vars, m->nvars + 1, sizeof *m->vars)) goto nomem;
-    char **names = realloc(m->var_names, (size_t)m->cap_vars * sizeof *names);
-    if (!names) goto nomem;
-    m->var_names = names;
+    if (m->cap_vars != old_cap) {
+        char **names = realloc(m->var_names, (size_t)m->cap_vars * sizeof *names);
+        if (!names) {
+            m->cap_vars = old_cap;
+            goto nomem;
+        }
+        m->var_names = names;
+    }
     char *copy = dup_n(name, len);
     if (!copy) goto nomem;
     if (!nsdae_names_add(&m->names, copy, len, NAME_VAR, m->nvars)) {
@@ -92,16 +101,20 @@ nomem:
 nsdae_status nsdae_ir_add_param(nsdae_model *m, const char *name, size_t len, nsdae_srcpos pos,
                                 const nsdae_expr *value, nsdae_error *err)
 {
+    int old_cap = m->cap_params; /* the parallel arrays follow, as in nsdae_ir_add_var */
     if (!grow((void **)&m->params, &m->cap_params, m->nparams + 1, sizeof *m->params)) goto nomem;
-    char **names = realloc(m->param_names, (size_t)m->cap_params * sizeof *names);
-    if (!names) goto nomem;
-    m->param_names = names;
-    double *values = realloc(m->param_values, (size_t)m->cap_params * sizeof *values);
-    if (!values) goto nomem;
-    m->param_values = values;
-    unsigned char *structural = realloc(m->param_structural, (size_t)m->cap_params);
-    if (!structural) goto nomem;
-    m->param_structural = structural;
+    if (m->cap_params != old_cap) {
+        char **names = realloc(m->param_names, (size_t)m->cap_params * sizeof *names);
+        if (names) m->param_names = names;
+        double *values = names ? realloc(m->param_values, (size_t)m->cap_params * sizeof *values) : NULL;
+        if (values) m->param_values = values;
+        unsigned char *structural = values ? realloc(m->param_structural, (size_t)m->cap_params) : NULL;
+        if (!structural) {
+            m->cap_params = old_cap;
+            goto nomem;
+        }
+        m->param_structural = structural;
+    }
     m->param_structural[m->nparams] = 0;
     char *copy = dup_n(name, len);
     if (!copy) goto nomem;
