@@ -61,13 +61,17 @@ endif()
 
 # SuiteSparse KLU (the MLCS stepper's sparse step matrix, src/stepping/sparse_step.c): Debian ships
 # no pkg-config file for SuiteSparse 5, so by hand; libklu.so brings AMD, COLAMD and BTF with it.
+# LDL and AMD (the same package) are called directly: the step's sparse certificate (sparse_cert.c).
 if(NOT TARGET nsdae::klu)
   find_path(KLU_INCLUDE_DIR NAMES klu.h PATH_SUFFIXES suitesparse)
   find_library(KLU_LIBRARY NAMES klu)
-  if(KLU_INCLUDE_DIR AND KLU_LIBRARY)
+  find_library(LDL_LIBRARY NAMES ldl)
+  find_library(AMD_LIBRARY NAMES amd)
+  if(KLU_INCLUDE_DIR AND KLU_LIBRARY AND LDL_LIBRARY AND AMD_LIBRARY)
     add_library(nsdae::klu UNKNOWN IMPORTED)
     set_target_properties(nsdae::klu PROPERTIES
-      IMPORTED_LOCATION "${KLU_LIBRARY}" INTERFACE_INCLUDE_DIRECTORIES "${KLU_INCLUDE_DIR}")
+      IMPORTED_LOCATION "${KLU_LIBRARY}" INTERFACE_INCLUDE_DIRECTORIES "${KLU_INCLUDE_DIR}"
+      INTERFACE_LINK_LIBRARIES "${LDL_LIBRARY};${AMD_LIBRARY}")
   else()
     list(APPEND NSDAE_MISSING_DEPENDENCIES "SuiteSparse KLU (Debian: libsuitesparse-dev)")
   endif()

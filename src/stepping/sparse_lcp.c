@@ -165,6 +165,25 @@ static int form_schur(sparse_step *ss)
     return 0;
 }
 
+/* S formed once per matrix, on first need: the dense certificate, Lemke. W's factor must be the
+ * one in place (the pattern of no multiplier). 0; 1 when a solve failed; -1 out of memory. */
+static int ensure_schur(sparse_step *ss)
+{
+    if (ss->S) return 0;
+    if (!(ss->S = calloc((size_t)ss->nl * (size_t)ss->nl, sizeof *ss->S))) return -1;
+    if (form_schur(ss) == 0) return 0;
+    free(ss->S);
+    ss->S = NULL;
+    return 1;
+}
+
+int sparse_lcp_certify_dense(sparse_step *ss)
+{
+    if (ss->nl > SPARSE_LCP_MAX_NL) return 0;
+    int r = ensure_schur(ss);
+    return r ? (r < 0 ? -1 : 0) : positive_definite(ss->S, ss->nl, ss->work);
+}
+
 int sparse_lcp_classify(sparse_step *ss)
 {
     const int nl = ss->nl;
@@ -173,7 +192,6 @@ int sparse_lcp_classify(sparse_step *ss)
     ss->have_factor = 0;
     free(ss->S);
     ss->S = NULL;
-    if (nl > SPARSE_LCP_MAX_NL) return 0;
     ss->sym = klu_analyze(ss->n, ss->M.colp, ss->M.rowi, &ss->common);
     if (!ss->sym) return ss->common.status == KLU_OUT_OF_MEMORY ? -1 : 0;
     /* W alone: every multiplier off the pattern (unit rows), a singular W goes to the dense path */
@@ -181,10 +199,9 @@ int sparse_lcp_classify(sparse_step *ss)
     if (factor_pattern(ss) || !klu_rcond(ss->sym, ss->num, &ss->common) || ss->common.rcond < SPARSE_LCP_RCOND)
         return 0;
     if (nl == 0) return 1;
-    ss->S = calloc((size_t)nl * (size_t)nl, sizeof *ss->S);
-    if (!ss->S) return -1;
-    if (form_schur(ss)) return 0;
-    return positive_definite(ss->S, nl, ss->work);
+    /* the sparse proof first (sparse_cert.c: O(nnz) for a ladder); S and its Cholesky otherwise */
+    int c = sparse_lcp_certify_sparse(ss);
+    return c != 0 ? c : sparse_lcp_certify_dense(ss);
 }
 
 /* Lemke on w = S l + r, r the complementarity rows' residual with every multiplier off; its
@@ -192,7 +209,7 @@ int sparse_lcp_classify(sparse_step *ss)
 static int lemke_pattern(sparse_step *ss, double *z, double *w)
 {
     memset(ss->active, 0, (size_t)ss->nl);
-    if (pattern_point(ss, z, w)) return -1;
+    if (ss->nl > SPARSE_LCP_MAX_NL || pattern_point(ss, z, w) || ensure_schur(ss)) return -1;
     double *l = ss->work, *wl = ss->work + ss->nl;
     nsdae_mlcp lcp = {ss->nl, ss->S, w + ss->ny, NULL, NULL, NULL};
     nsdae_error e;
