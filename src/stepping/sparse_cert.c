@@ -79,7 +79,7 @@ static int scaled_rows(const sparse_step *ss, cert *c)
     return 0;
 }
 
-/* Adds v to entry (r, j) of the column being gathered (mark: position + 1 in the column). */
+/* Adds (H, A^T A) += (hv, gv) at row r of the column being gathered (mark: position + 1 in it). */
 static void gather(int r, double hv, double gv, int *mark, int *list, int *cnt, double *hs, double *gs)
 {
     if (!mark[r]) {
@@ -165,52 +165,74 @@ static double column_scaling(const sparse_step *ss, cert *c)
     return gmax > 0.0 ? hmax / gmax : hmax;
 }
 
-/* LDL^T of K = T (H + rho A^T A) T in the ordering P: 1 when every pivot is positive with the
- * margin of the dense test, else 0. */
-static int factor_positive(const cert *c, double rho, int *P, int *Pinv, int *iw, double *dw)
+/* The LDL^T of K in the ordering P: the symbolic part once, the numeric part per rho. */
+typedef struct ldl_work {
+    int *P, *Pinv, *Lp, *Parent, *Lnz, *Flag, *Pattern, *Li;
+    double *D, *Y, *Lx;
+} ldl_work;
+
+static int ldl_prepare(const cert *c, ldl_work *f)
+{
+    const size_t n = (size_t)c->n + 1;
+    int *iw = malloc(7 * n * sizeof *iw);
+    f->D = malloc(2 * n * sizeof *f->D);
+    if (!iw || !f->D) {
+        free(iw);
+        return -1;
+    }
+    f->P = iw; f->Pinv = iw + n; f->Lp = iw + 2 * n; f->Parent = iw + 3 * n;
+    f->Lnz = iw + 4 * n; f->Flag = iw + 5 * n; f->Pattern = iw + 6 * n;
+    f->Y = f->D + n;
+    int amd = amd_order(c->n, c->kp, c->ki, f->P, NULL, NULL);
+    if (amd == AMD_OUT_OF_MEMORY) return -1;
+    if (amd < AMD_OK) return 1;
+    ldl_symbolic(c->n, c->kp, c->ki, f->Lp, f->Parent, f->Lnz, f->Flag, f->P, f->Pinv);
+    f->Li = malloc(((size_t)f->Lp[c->n] + 1) * sizeof *f->Li);
+    f->Lx = malloc(((size_t)f->Lp[c->n] + 1) * sizeof *f->Lx);
+    return f->Li && f->Lx ? 0 : -1;
+}
+
+static void ldl_work_free(ldl_work *f)
+{
+    free(f->P); free(f->D); free(f->Li); free(f->Lx);
+}
+
+/* K = T (H + rho A^T A) T factored: 1 when every pivot is positive with the margin of the dense
+ * test, else 0. */
+static int factor_positive(const cert *c, double rho, const ldl_work *f)
 {
     const int n = c->n;
-    int *Lp = iw, *Parent = Lp + n + 1, *Lnz = Parent + n, *Flag = Lnz + n, *Pattern = Flag + n;
-    double *D = dw, *Y = D + n;
     for (int j = 0; j < n; j++)
         for (int k = c->kp[j]; k < c->kp[j + 1]; k++)
             c->kx[k] = c->t[c->ki[k]] * c->t[j] * (c->hv[k] + rho * c->gv[k]);
-    ldl_symbolic(n, c->kp, c->ki, Lp, Parent, Lnz, Flag, P, Pinv);
-    int *Li = malloc(((size_t)Lp[n] + 1) * sizeof *Li);
-    double *Lx = malloc(((size_t)Lp[n] + 1) * sizeof *Lx);
-    int ok = Li && Lx && ldl_numeric(n, c->kp, c->ki, c->kx, Lp, Parent, Lnz, Li, Lx, D, Y, Pattern, Flag, P, Pinv) == n;
+    if (ldl_numeric(n, c->kp, c->ki, c->kx, f->Lp, f->Parent, f->Lnz, f->Li, f->Lx, f->D, f->Y, f->Pattern, f->Flag,
+                    f->P, f->Pinv) != n)
+        return 0;
     double dmin = INFINITY, dmax = 0.0;
-    for (int k = 0; ok && k < n; k++) {
-        dmin = fmin(dmin, D[k]);
-        dmax = fmax(dmax, D[k]);
+    for (int k = 0; k < n; k++) {
+        dmin = fmin(dmin, f->D[k]);
+        dmax = fmax(dmax, f->D[k]);
     }
-    free(Li);
-    free(Lx);
-    return ok && dmin > 0.0 && dmin >= NSDAE_TOL_PD_PIVOT * NSDAE_TOL_PD_PIVOT * dmax;
+    return dmin > 0.0 && dmin >= NSDAE_TOL_PD_PIVOT * NSDAE_TOL_PD_PIVOT * dmax;
 }
 
 int sparse_lcp_certify_sparse(const sparse_step *ss)
 {
-    cert c = {.n = ss->n};
     const int n = ss->n;
-    int *P = malloc(((size_t)n + 1) * sizeof *P), *Pinv = malloc(((size_t)n + 1) * sizeof *Pinv);
-    int *iw = malloc((5 * (size_t)n + 1) * sizeof *iw);
-    double *dw = malloc((2 * (size_t)n + 1) * sizeof *dw);
+    cert c = {.n = n};
+    ldl_work f = {0};
     c.t = malloc(((size_t)n + 1) * sizeof *c.t);
-    int rc = !P || !Pinv || !iw || !dw || !c.t || scaled_rows(ss, &c) ? -1 : build_pattern(ss, &c);
-    if (rc == 0) {
-        c.kx = malloc(((size_t)c.kp[n] + 1) * sizeof *c.kx);
-        rc = !c.kx ? -1 : amd_order(n, c.kp, c.ki, P, NULL, NULL) < AMD_OK ? 1 : 0;
-    }
+    int rc = !c.t || scaled_rows(ss, &c) ? -1 : build_pattern(ss, &c);
+    if (rc == 0) rc = !(c.kx = malloc(((size_t)c.kp[n] + 1) * sizeof *c.kx)) ? -1 : ldl_prepare(&c, &f);
+    int proven = 0;
     if (rc == 0) {
         /* rho from the size of H to 10^6 times it: small enough to keep K's pivots apart from
-         * rounding, large enough (Finsler) once A^T A outweighs H off the null space */
+         * rounding, large enough (Finsler) once A^T A outweighs H off the null space; in exact
+         * arithmetic a rho that works makes every larger one work, so the first success is taken */
         const double nu = column_scaling(ss, &c);
-        rc = 1;
-        for (int k = 0; rc == 1 && k <= 6 && nu > 0.0; k++)
-            if (factor_positive(&c, nu * pow(10.0, k), P, Pinv, iw, dw)) rc = 2;
+        for (int k = 0; !proven && k <= 6 && nu > 0.0; k++) proven = factor_positive(&c, nu * pow(10.0, k), &f);
     }
     cert_free(&c);
-    free(P); free(Pinv); free(iw); free(dw);
-    return rc < 0 ? -1 : rc == 2;
+    ldl_work_free(&f);
+    return rc < 0 ? -1 : proven;
 }
