@@ -231,8 +231,8 @@ typedef struct lcp_origin {
 /* 1 if the equilibrated point zs of ps passes the per-row check (lcp_scaled_violation <=
  * NSDAE_TOL_RESIDUAL) on o's data, or on ps itself when o is NULL. */
 int lcp_origin_accepts(const lcp_origin *o, const nsdae_mlcp *ps, const double *zs, double *w);
-/* 1 if z passes lcp_origin_accepts as it is or once polished on ps (then z is the polished point);
- * 0 otherwise, z unchanged. */
+/* 1 if z passes lcp_origin_accepts as it is or once polished on ps (then z is the polished point,
+ * and o->z, o->w hold it and its w in the caller's units, as checked); 0 otherwise, z unchanged. */
 int lcp_accept_or_polish(const nsdae_mlcp *ps, const lcp_origin *o, double *z, double *w);
 
 /* ---- small dense LU (smalllu.c) --------------------------------------------------------------- */

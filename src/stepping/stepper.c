@@ -177,7 +177,7 @@ static nsdae_status solve_step(const step_mlcp *sm, const nsdae_stepper_options 
 }
 
 /* Whatever solver answered, the step is written only when its answer solves the step MLCP row by
- * row (nsdae_mlcp_row_violation): a solver whose own acceptance is looser (relative to the largest
+ * row (nsdae_mlcp_row_violation; minimal norm applies it itself): a solver whose own acceptance is looser (relative to the largest
  * term of the whole problem) would otherwise hand on rows with residual 8 or a Heaviside
  * multiplier at 1.5, outside its box [0, 1]. */
 static nsdae_status accept_step(const step_mlcp *sm, const double *z, nsdae_error *err)
@@ -267,7 +267,8 @@ static nsdae_status path_step(step_paths *p, const nsdae_mlcs *s, const nsdae_st
     }
     step_mlcp_build(&p->sm, s, t0, h, theta, gamma, o->gamma_relation, y, p->lambda0);
     nsdae_status st = solve_step(&p->sm, o, sel, lws, y, z, w, nsol, err);
-    if (st == NSDAE_OK) st = accept_step(&p->sm, z, err);
+    /* minimal norm returns only an answer that passed this very check on this MLCP (workspace.c) */
+    if (st == NSDAE_OK && o->scheme == NSDAE_SCHEME_EULER) st = accept_step(&p->sm, z, err);
     if (st == NSDAE_OK) *residual = step_mlcp_residual(&p->sm, z);
     return st;
 }
