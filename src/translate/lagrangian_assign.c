@@ -69,28 +69,23 @@ static int hungarian(int n, const double *cost, int *col_of_row)
 
 /* The common case decided without the assignment: every equation has a single acceleration
  * (a diagonal M, as for point masses), each a different one, non-zero at the start. Then that
- * pairing is the only perfect matching on the non-zeros (and costs O(n^2) pointer tests instead of
+ * pairing is the only perfect matching on the non-zeros (and costs O(n) entry tests instead of
  * n^2 evaluations and the O(n^3) assignment). Returns 1 when it applies (eq_of_coord filled). */
-static int single_accelerations(lctx *L, int n, const nsdae_expr **A, int *eq_of_coord)
+static int single_accelerations(lctx *L, int n, const lag_rows *A, int *eq_of_coord)
 {
     for (int j = 0; j < n; j++) eq_of_coord[j] = -1;
     for (int k = 0; k < n; k++) {
-        int col = -1;
-        for (int j = 0; j < n; j++) {
-            const nsdae_expr *a = A[(size_t)k * n + j];
-            if (a->kind == NSDAE_EXPR_CONST && a->value == 0.0) continue;
-            if (col >= 0) return 0;
-            col = j;
-        }
-        if (col < 0 || eq_of_coord[col] >= 0) return 0;
-        double a = fabs(nsdae_lag_eval_at(L, A[(size_t)k * n + col], 0)); /* as the costs below */
-        if (!(a > 0.0 && isfinite(a))) return 0;
-        eq_of_coord[col] = k;
+        if (A->ptr[k + 1] - A->ptr[k] != 1) return 0; /* no acceleration, or several */
+        const lag_entry *a = &A->ent[A->ptr[k]];
+        if (eq_of_coord[a->col] >= 0) return 0;
+        double v = fabs(nsdae_lag_eval_at(L, a->e, 0)); /* as the costs below */
+        if (!(v > 0.0 && isfinite(v))) return 0;
+        eq_of_coord[a->col] = k;
     }
     return 1;
 }
 
-int nsdae_lag_assign(lctx *L, const nsdae_expr **A, int *eq_of_coord)
+int nsdae_lag_assign(lctx *L, const lag_rows *A, int *eq_of_coord)
 {
     const int n = L->ndof;
     if (single_accelerations(L, n, A, eq_of_coord)) return !L->st;
@@ -101,10 +96,13 @@ int nsdae_lag_assign(lctx *L, const nsdae_expr **A, int *eq_of_coord)
         nsdae_lag_nomem(L);
         return 0;
     }
-    for (size_t k = 0; k < (size_t)n * n; k++) {
-        double a = fabs(nsdae_lag_eval_at(L, A[k], 0));
-        cost[k] = a > 0.0 && isfinite(a) ? -log(a) : FORBIDDEN;
-    }
+    /* a coupled M: dense costs, the absent entries (constant 0) forbidden */
+    for (size_t k = 0; k < (size_t)n * n; k++) cost[k] = FORBIDDEN;
+    for (int k = 0; k < n; k++)
+        for (int e = A->ptr[k]; e < A->ptr[k + 1]; e++) {
+            double a = fabs(nsdae_lag_eval_at(L, A->ent[e].e, 0));
+            cost[(size_t)k * n + A->ent[e].col] = a > 0.0 && isfinite(a) ? -log(a) : FORBIDDEN;
+        }
     int ok = !L->st && hungarian(n, cost, col);
     if (!ok) nsdae_lag_nomem(L); /* no-op after an earlier failure */
     for (int k = 0; ok && k < n; k++) {

@@ -250,89 +250,105 @@ static int friction(lctx *L, lag_contact *c)
     return 1;
 }
 
-/* The gradient of f (a gap or a tangent) affine in the coordinates it reads (marked non-NULL in
- * grad): the coefficients of its affine decomposition, which are its derivatives, at O(size of f)
- * where nsdae_expr_diff costs O(pool size) per coordinate. Returns 1 when done (every entry set,
- * or a failure recorded), 0 when f is not affine (then differentiate). */
-static int affine_gradient(lctx *L, const nsdae_expr *f, const nsdae_expr **grad)
+/* The gradient of f (a gap or a tangent) along the nc coordinates cols (increasing) that it reads,
+ * into grad: the coefficients of its affine decomposition, which are its derivatives, at
+ * O(size of f) where nsdae_expr_diff costs O(pool size) per coordinate. Returns 1 when done (or a
+ * failure recorded), 0 when f is not affine (then differentiate). */
+static int affine_gradient(lctx *L, const nsdae_expr *f, const int *cols, int nc, lag_entry *grad)
 {
-    int nl = 0;
-    for (int j = 0; j < L->ndof; j++) nl += grad[j] != NULL;
-    if (nl == 0 || nl > 64) return 0;
+    if (nc == 0 || nc > 64) return 0;
     nsdae_leaf leaves[64];
-    const nsdae_expr *coef[64], *rest = NULL, *zero = nsdae_expr_const(L->p, 0.0);
-    int cols[64], k = 0;
-    for (int j = 0; j < L->ndof; j++)
-        if (grad[j]) {
-            cols[k] = j;
-            leaves[k++] = (nsdae_leaf){L->coord[j], 0};
-        }
+    const nsdae_expr *coef[64], *rest = NULL;
+    for (int k = 0; k < nc; k++) leaves[k] = (nsdae_leaf){L->coord[cols[k]], 0};
     nsdae_error e2;
-    nsdae_status st = nsdae_expr_affine(L->p, f, leaves, nl, NULL, 0, NULL, 0, coef, &rest, &e2);
+    nsdae_status st = nsdae_expr_affine(L->p, f, leaves, nc, NULL, 0, NULL, 0, coef, &rest, &e2);
     if (st == NSDAE_UNSUPPORTED) return 0;
-    if (st != NSDAE_OK || !zero) {
+    if (st != NSDAE_OK) {
         nsdae_lag_nomem(L);
         return 1;
     }
-    for (int j = 0; j < L->ndof; j++) grad[j] = zero;
-    for (int i = 0; i < nl; i++) grad[cols[i]] = coef[i];
+    for (int k = 0; k < nc; k++) grad[k] = (lag_entry){cols[k], coef[k]};
     return 1;
 }
 
-/* d f / d q_j for every coordinate, in a new array; f is a function of the positions (checked).
- * Differentiated only along the coordinates f reads: every other entry is the constant 0 by
- * construction (see gap_leaves for why this matters). */
-static const nsdae_expr **gradient(lctx *L, const nsdae_expr *f)
+/* The coordinates f reads, increasing, into cols (ndof); their count, or -1 out of memory. mark
+ * (ndof, all 0) is left all 0. Every coordinate when f is too large to walk (gap_leaves). */
+static int read_coordinates(lctx *L, const nsdae_expr *f, int *cols, unsigned char *mark)
 {
-    const nsdae_expr **grad = calloc((size_t)L->ndof, sizeof *grad);
-    const nsdae_expr *zero = nsdae_expr_const(L->p, 0.0), **leaves = NULL;
-    int nl = grad ? gap_leaves(f, &leaves) : -2;
-    if (!zero || nl == -2) {
+    const nsdae_expr **leaves = NULL;
+    int nl = gap_leaves(f, &leaves), nc = 0;
+    if (nl == -2) {
         free(leaves);
-        free(grad);
-        nsdae_lag_nomem(L);
-        return NULL;
+        return -1;
     }
-    for (int k = 0; k < nl; k++) grad[L->coord_of_var[leaves[k]->index]] = f; /* marks: read */
-    for (int j = 0; nl == -1 && j < L->ndof; j++) grad[j] = f;
+    for (int k = 0; k < nl; k++) {
+        int j = L->coord_of_var[leaves[k]->index];
+        if (!mark[j]) cols[nc++] = j;
+        mark[j] = 1;
+    }
     free(leaves);
-    if (affine_gradient(L, f, grad)) {
-        if (!L->st) return grad;
-        free(grad);
-        return NULL;
-    }
-    for (int j = 0; j < L->ndof; j++) {
-        nsdae_error e2;
-        if (!grad[j]) {
-            grad[j] = zero;
-        } else if (nsdae_expr_diff(L->p, f, L->coord[j], 0, &grad[j], &e2) != NSDAE_OK) {
-            nsdae_lag_nomem(L);
-            free(grad);
-            return NULL;
+    for (int k = 0; k < nc; k++) mark[cols[k]] = 0;
+    if (nl == -1)
+        for (nc = 0; nc < L->ndof; nc++) cols[nc] = nc;
+    for (int k = 1; k < nc; k++) /* a few entries: insertion sort */
+        for (int i = k; i > 0 && cols[i - 1] > cols[i]; i--) {
+            int t = cols[i];
+            cols[i] = cols[i - 1];
+            cols[i - 1] = t;
         }
+    return nc;
+}
+
+/* d f / d q_j for the coordinates f reads, pushed as the next row of L->grad; f is a function of
+ * the positions (checked). Every other entry is the constant 0 by construction, and is not stored
+ * (see gap_leaves for why asking every coordinate would matter). */
+static int gradient(lctx *L, const nsdae_expr *f, int *cols, unsigned char *mark, lag_entry *grad)
+{
+    int nc = read_coordinates(L, f, cols, mark);
+    if (nc < 0) {
+        nsdae_lag_nomem(L);
+        return 0;
     }
-    return grad;
+    if (!affine_gradient(L, f, cols, nc, grad))
+        for (int k = 0; k < nc; k++) {
+            nsdae_error e2;
+            grad[k].col = cols[k];
+            if (nsdae_expr_diff(L->p, f, L->coord[cols[k]], 0, &grad[k].e, &e2) != NSDAE_OK) {
+                nsdae_lag_nomem(L);
+                return 0;
+            }
+        }
+    if (!L->st && !nsdae_lag_rows_push(&L->grad, grad, nc)) nsdae_lag_nomem(L);
+    return !L->st;
 }
 
 static int contact_data(lctx *L, lag_contact *c)
 {
     c->gap = nsdae_lag_bind(L, c->gap);
     if (!c->gap || !check_position_function(L, c, c->gap, "gap") || !restitution(L, c)) return 0;
-    if (!(c->grad = gradient(L, c->gap))) return 0;
     if (c->tvar < 0) return 1;
     c->tangent = nsdae_lag_bind(L, c->eq->tangent);
-    if (!c->tangent || !friction(L, c) || !check_position_function(L, c, c->tangent, "tangent")) return 0;
-    return (c->tgrad = gradient(L, c->tangent)) != NULL;
+    return c->tangent && friction(L, c) && check_position_function(L, c, c->tangent, "tangent");
+}
+
+/* Row k of L->grad for every multiplier column k, in column order. */
+static int gradients(lctx *L)
+{
+    const int nm = L->ncontacts + L->nfric;
+    int *cols = malloc(((size_t)L->ndof + 1) * sizeof *cols);
+    unsigned char *mark = calloc((size_t)L->ndof + 1, 1);
+    lag_entry *grad = malloc(((size_t)L->ndof + 1) * sizeof *grad);
+    if (!cols || !mark || !grad || !nsdae_lag_rows_init(&L->grad, nm)) nsdae_lag_nomem(L);
+    for (int k = 0; k < nm && !L->st; k++) gradient(L, nsdae_lag_mult_function(L, k), cols, mark, grad);
+    free(cols);
+    free(mark);
+    free(grad);
+    return !L->st;
 }
 
 int nsdae_lag_mult_var(const lctx *L, int k)
 {
     return k < L->ncontacts ? L->contacts[k].var : L->contacts[L->fric[k - L->ncontacts]].tvar;
-}
-
-const nsdae_expr *const *nsdae_lag_mult_grad(const lctx *L, int k)
-{
-    return k < L->ncontacts ? L->contacts[k].grad : L->contacts[L->fric[k - L->ncontacts]].tgrad;
 }
 
 const nsdae_expr *nsdae_lag_mult_function(const lctx *L, int k)
@@ -345,5 +361,5 @@ int nsdae_lag_classify(lctx *L)
     if (!check_equation_kinds(L) || !find_multipliers(L) || !find_coordinates(L)) return 0;
     for (int c = 0; c < L->ncontacts; c++)
         if (!contact_data(L, &L->contacts[c])) return 0;
-    return 1;
+    return gradients(L);
 }

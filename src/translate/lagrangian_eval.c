@@ -69,25 +69,20 @@ static int cb_mass(const double *q, double *M, void *p)
  * ndof entries to compile and evaluate, not ndof^2). Returns the list (nnz into c) or NULL. */
 static const nsdae_expr **mass_entries(lctx *L, lag_eval *c)
 {
-    const size_t nn = (size_t)L->ndof * (size_t)L->ndof;
-    const nsdae_expr **e = malloc((nn + 1) * sizeof *e);
-    c->mass_at = malloc((nn + 1) * sizeof *c->mass_at);
-    if (!e || !c->mass_at) {
-        free(e);
-        return NULL;
-    }
-    c->mass_nnz = 0;
-    for (size_t k = 0; k < nn; k++) {
-        const nsdae_expr *m = L->mass[k];
-        if (m->kind == NSDAE_EXPR_CONST && m->value == 0.0) continue;
-        c->mass_at[c->mass_nnz] = (int)k;
-        e[c->mass_nnz++] = m;
-    }
+    const lag_rows *M = &L->mass;
+    c->mass_nnz = M->ptr[L->ndof];
+    const nsdae_expr **e = malloc(((size_t)c->mass_nnz + 1) * sizeof *e);
+    c->mass_at = malloc(((size_t)c->mass_nnz + 1) * sizeof *c->mass_at);
     c->mv = malloc(((size_t)c->mass_nnz + 1) * sizeof *c->mv);
-    if (!c->mv) {
+    if (!e || !c->mass_at || !c->mv) {
         free(e);
         return NULL;
     }
+    for (int i = 0; i < L->ndof; i++)
+        for (int k = M->ptr[i]; k < M->ptr[i + 1]; k++) {
+            c->mass_at[k] = i + M->ent[k].col * L->ndof; /* column-major, as the callback's M */
+            e[k] = M->ent[k].e;
+        }
     return e;
 }
 
@@ -130,37 +125,27 @@ static int cb_jacobian(const double *q, double *G, void *p)
 }
 
 /* The pattern of G: entry (k, j) is structural unless the symbolic derivative folded to the
- * constant 0 (classification differentiated along the coordinates the gap reads only). A gap
- * reads a few coordinates, so nnz is O(ncontacts) where the dense G is ncontacts x ndof: the
- * Jacobian of a column of 1000 beads is 2000 expressions, not 10^6. Fills s's pattern and the
- * list of expressions (grad, nnz entries); returns nnz, or -1 when out of memory. */
+ * constant 0 (classification differentiated along the coordinates the gap reads only, and kept
+ * its nonzeros: the first ncontacts rows of L->grad). A gap reads a few coordinates, so nnz is
+ * O(ncontacts) where the dense G is ncontacts x ndof: the Jacobian of a column of 1000 beads is
+ * 2000 expressions, not 10^6. Fills s's pattern and points *grad at the nnz expressions (they are
+ * L->grad's entries, in order); returns nnz, or -1 when out of memory. */
 static int gradient_pattern(lctx *L, nsdae_lagrangian *s, const nsdae_expr ***grad, int *linear)
 {
-    const int n = L->ndof, nc = L->ncontacts;
-    size_t nnz = 0;
+    const int nc = L->ncontacts;
+    const lag_rows *G = &L->grad;
+    const size_t nnz = (size_t)G->ptr[nc];
     *linear = 1;
     s->gap_rowptr = malloc(((size_t)nc + 1) * sizeof *s->gap_rowptr);
-    if (!s->gap_rowptr) return -1;
-    for (int k = 0; k < nc; k++)
-        for (int j = 0; j < n; j++) {
-            const nsdae_expr *d = L->contacts[k].grad[j];
-            if (!(d->kind == NSDAE_EXPR_CONST && d->value == 0.0)) nnz++;
-        }
     s->gap_cols = malloc((nnz + 1) * sizeof *s->gap_cols);
     *grad = malloc((nnz + 1) * sizeof **grad);
-    if (!s->gap_cols || !*grad) return -1;
-    nnz = 0;
-    for (int k = 0; k < nc; k++) {
-        s->gap_rowptr[k] = (int)nnz;
-        for (int j = 0; j < n; j++) {
-            const nsdae_expr *d = L->contacts[k].grad[j];
-            if (d->kind == NSDAE_EXPR_CONST && d->value == 0.0) continue;
-            if (d->flags & NSDAE_EXPR_HAS_VAR) *linear = 0;
-            s->gap_cols[nnz] = j;
-            (*grad)[nnz++] = d;
-        }
+    if (!s->gap_rowptr || !s->gap_cols || !*grad) return -1;
+    memcpy(s->gap_rowptr, G->ptr, ((size_t)nc + 1) * sizeof *s->gap_rowptr);
+    for (size_t k = 0; k < nnz; k++) {
+        s->gap_cols[k] = G->ent[k].col;
+        (*grad)[k] = G->ent[k].e;
+        if (G->ent[k].e->flags & NSDAE_EXPR_HAS_VAR) *linear = 0;
     }
-    s->gap_rowptr[nc] = (int)nnz;
     return (int)nnz;
 }
 
@@ -203,7 +188,7 @@ int nsdae_lag_install(lctx *L, nsdae_lagrangian *s)
         in[n + j] = (nsdae_leaf){L->coord[j], 1};
     }
     for (int k = 0; k < nc; k++) gap[k] = L->contacts[k].gap;
-    /* the gap Jacobian is d g_k / d q_j, the derivative classification took (contacts[k].grad),
+    /* the gap Jacobian is d g_k / d q_j, the derivative classification took (L->grad's rows),
      * compiled over its structural nonzeros only */
     int nnz = gradient_pattern(L, s, &grad, &s->gaps_linear);
     if (nnz < 0 || !(c->gv = malloc(((size_t)nnz + 1) * sizeof *c->gv))) goto nomem;
@@ -226,8 +211,8 @@ int nsdae_lag_install(lctx *L, nsdae_lagrangian *s)
     }
     /* constant M: no leaf left in any entry (the stepper then factors it once) */
     s->mass_constant = 1;
-    for (int k = 0; k < n * n; k++)
-        if (L->mass[k]->flags & NSDAE_EXPR_HAS_VAR) s->mass_constant = 0;
+    for (int k = 0; k < c->mass_nnz; k++)
+        if (mass[k]->flags & NSDAE_EXPR_HAS_VAR) s->mass_constant = 0;
     s->mass = cb_mass;
     s->forces = cb_forces;
     s->force_jacobian = state_forces ? cb_force_jacobian : NULL;

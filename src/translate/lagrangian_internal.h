@@ -9,13 +9,24 @@ typedef struct lag_contact {
     const nsdae_equation *eq;
     int var;                       /* model variable of the multiplier */
     const nsdae_expr *gap;         /* parameters bound, in the model's pool */
-    const nsdae_expr **grad;       /* ndof: d gap / d q_j */
     double e;
     double mu;                     /* 0: frictionless; then the three below are unused */
     int tvar;                      /* model variable of the tangential force, or -1 */
     const nsdae_expr *tangent;     /* s(q), parameters bound */
-    const nsdae_expr **tgrad;      /* ndof: d s / d q_j */
 } lag_contact;
+
+/* Compressed rows of expressions (lagrangian_rows.c): row r is ent[ptr[r] .. ptr[r+1]-1], columns
+ * increasing, every entry absent from them the constant 0. */
+typedef struct lag_entry {
+    int col;
+    const nsdae_expr *e;
+} lag_entry;
+typedef struct lag_rows {
+    int nrows;                     /* rows pushed so far */
+    int *ptr;                      /* nrows + 1 */
+    lag_entry *ent;
+    size_t cap;
+} lag_rows;
 
 /* The translation in progress. Symbolic work happens in the model's pool (as for the MLCS);
  * the finished expressions are copied into a pool owned by the system (lagrangian_eval.c). */
@@ -39,7 +50,10 @@ typedef struct lctx {
     int *fric;
 
     const nsdae_equation **motion; /* ndof: equation of motion of coordinate j (after matching) */
-    const nsdae_expr **mass;       /* ndof x ndof, column-major: M[i + j*ndof] */
+    lag_rows grad;                 /* row k: d f_k / d q_j of multiplier column k's position
+                                      function f_k (gap or tangent), columns j = coordinates */
+    lag_rows mass;                 /* row i: M_ij, the coefficients of der(der(q_j)) in the
+                                      equation of motion of coordinate i */
     const nsdae_expr **force;      /* ndof: F_i */
     double *points;                /* the test states of nsdae_lag_eval_at, built on first use: the
                                       checks evaluate O(ndof^2) coefficients, and rebuilding a state
@@ -64,10 +78,20 @@ void nsdae_lag_nomem(lctx *L);
 /* e with the parameters replaced by their current values, folded; NULL after a failure. */
 const nsdae_expr *nsdae_lag_bind(lctx *L, const nsdae_expr *e);
 
-/* Multiplier column k (0 .. ncontacts + nfric - 1): its model variable, its gradient (ndof), and
- * the position function it is the gradient of (gap or tangent); lagrangian_classify.c. */
+/* Compressed rows; lagrangian_rows.c. Each returns 0 when out of memory (then free what it
+ * initialised with nsdae_lag_rows_free). push appends the next row (its constant-0 entries dropped,
+ * the rest sorted by column); permute makes out's row i a's row row_of[i]; transpose needs a's
+ * column count; at is NULL for an absent entry (O(log row length)). */
+int nsdae_lag_rows_init(lag_rows *r, int nrows);
+void nsdae_lag_rows_free(lag_rows *r);
+int nsdae_lag_rows_push(lag_rows *r, const lag_entry *e, int n);
+int nsdae_lag_rows_permute(const lag_rows *a, const int *row_of, int nrows, lag_rows *out);
+int nsdae_lag_rows_transpose(const lag_rows *a, int ncols, lag_rows *t);
+const nsdae_expr *nsdae_lag_rows_at(const lag_rows *r, int row, int col);
+
+/* Multiplier column k (0 .. ncontacts + nfric - 1): its model variable and the position function
+ * whose gradient is row k of L->grad (gap or tangent); lagrangian_classify.c. */
 int nsdae_lag_mult_var(const lctx *L, int k);
-const nsdae_expr *const *nsdae_lag_mult_grad(const lctx *L, int k);
 const nsdae_expr *nsdae_lag_mult_function(const lctx *L, int k);
 
 /* Coordinates, multipliers and contacts (gaps, gradients, restitutions, friction); lagrangian_classify.c. */
@@ -77,11 +101,11 @@ int nsdae_lag_classify(lctx *L);
  * are grad g^T lambda; lagrangian_motion.c. */
 int nsdae_lag_motion(lctx *L);
 
-/* Pairs the equations of motion with the coordinates: A is ndof x ndof row-major, A[k*ndof + j]
- * the coefficient of der(der(q_j)) in equation k. Fills eq_of_coord; returns 1, 0 after a
+/* Pairs the equations of motion with the coordinates: A's row k holds the coefficients of
+ * der(der(q_j)) in equation k. Fills eq_of_coord; returns 1, 0 after a
  * failure (memory), or -1 - k when equation k has no acceleration left (singular pattern).
  * lagrangian_assign.c. */
-int nsdae_lag_assign(lctx *L, const nsdae_expr **A, int *eq_of_coord);
+int nsdae_lag_assign(lctx *L, const lag_rows *A, int *eq_of_coord);
 
 /* Value of an expression of q, der(q) and time at test point `point` (0: the start, t = 0; others
  * spread around it); NaN on a domain error. lagrangian_points.c. */

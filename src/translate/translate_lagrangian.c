@@ -18,13 +18,11 @@ int nsdae_translate_has_impact_law(const nsdae_model *m)
 
 static void lctx_free(lctx *L)
 {
-    for (int c = 0; L->contacts && c < L->ncontacts; c++) {
-        free(L->contacts[c].grad);
-        free(L->contacts[c].tgrad);
-    }
+    nsdae_lag_rows_free(&L->grad);
+    nsdae_lag_rows_free(&L->mass);
     free(L->contacts); free(L->fric);
     free(L->coord); free(L->coord_of_var); free(L->contact_of_var);
-    free(L->motion); free(L->mass); free(L->force); free(L->points);
+    free(L->motion); free(L->force); free(L->points);
 }
 
 /* Sizes, start values, restitutions, names and defaults of the finished system. */
@@ -78,9 +76,8 @@ nsdae_status nsdae_translate_lagrangian(const nsdae_model *m, nsdae_lagrangian *
     L.coord_of_var = malloc(nv * sizeof *L.coord_of_var);
     L.contact_of_var = malloc(nv * sizeof *L.contact_of_var);
     L.motion = calloc(nv, sizeof *L.motion);
-    L.mass = calloc(nv * nv, sizeof *L.mass);
     L.force = calloc(nv, sizeof *L.force);
-    if (!L.coord || !L.coord_of_var || !L.contact_of_var || !L.motion || !L.mass || !L.force) {
+    if (!L.coord || !L.coord_of_var || !L.contact_of_var || !L.motion || !L.force) {
         nsdae_lag_nomem(&L);
     } else {
         for (int v = 0; v < L.nvars; v++) L.coord_of_var[v] = L.contact_of_var[v] = -1;
