@@ -10,6 +10,7 @@
  * of each stage over the rows (p = 1: linear).
  * Usage: OPENBLAS_NUM_THREADS=1 ./build/bench_lag_size [--beads N,N,...]   (default 100,200,400,1000,2000,4000) */
 #include "bench_clock.h"
+#include "bench_fit.h"
 
 #include <nsdae/lagrangian.h>
 #include <nsdae/model.h>
@@ -28,21 +29,6 @@ static double peak_mb(void)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     return (double)ru.ru_maxrss / 1024.0;
-}
-
-/* Least-squares slope of log t against log N over the rows with t > 0: the p of t ~ N^p. */
-static double fitted_exponent(const int *n, const double *t, int rows)
-{
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    int m = 0;
-    for (int i = 0; i < rows; i++) {
-        if (!(t[i] > 0)) continue;
-        double x = log((double)n[i]), y = log(t[i]);
-        sx += x; sy += y; sxx += x * x; sxy += x * y;
-        m++;
-    }
-    if (m < 2) return NAN;
-    return (m * sxy - sx * sy) / (m * sxx - sx * sx);
 }
 
 /* One size: the three stage times into t[0..2], G's nnz returned (-1 on failure). */

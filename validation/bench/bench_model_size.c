@@ -12,6 +12,7 @@
  * default: the size the issue found quadratic), each declared and one of them used.
  * Usage: ./build/bench_model_size [--from N] [--to N] [--dense-max N] [--sim-max N] [--params P] */
 #include "bench_clock.h"
+#include "bench_fit.h"
 
 #include <nsdae/model.h>
 #include <nsdae/stepper.h>
@@ -64,21 +65,6 @@ static int count_rows(const nsdae_step_record *rec, void *ctx)
     (void)rec;
     ++*(long *)ctx;
     return 0;
-}
-
-/* Least-squares slope of log t against log N over the rows with t > 0: the p of t ~ N^p. */
-static double fitted_exponent(const int *n, const double *t, int rows)
-{
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    int m = 0;
-    for (int i = 0; i < rows; i++) {
-        if (!(t[i] > 0)) continue;
-        double x = log((double)n[i]), y = log(t[i]);
-        sx += x; sy += y; sxx += x * x; sxy += x * y;
-        m++;
-    }
-    if (m < 2) return NAN;
-    return (m * sxy - sx * sy) / (m * sxx - sx * sx);
 }
 
 static void timed_cell(double t)
