@@ -271,6 +271,12 @@ static int affine_gradient(lctx *L, const nsdae_expr *f, const int *cols, int nc
     return 1;
 }
 
+static int increasing(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
 /* The coordinates f reads, increasing, into cols (ndof); their count, or -1 out of memory. mark
  * (ndof, all 0) is left all 0. Every coordinate when f is too large to walk (gap_leaves). */
 static int read_coordinates(lctx *L, const nsdae_expr *f, int *cols, unsigned char *mark)
@@ -290,12 +296,7 @@ static int read_coordinates(lctx *L, const nsdae_expr *f, int *cols, unsigned ch
     for (int k = 0; k < nc; k++) mark[cols[k]] = 0;
     if (nl == -1)
         for (nc = 0; nc < L->ndof; nc++) cols[nc] = nc;
-    for (int k = 1; k < nc; k++) /* a few entries: insertion sort */
-        for (int i = k; i > 0 && cols[i - 1] > cols[i]; i--) {
-            int t = cols[i];
-            cols[i] = cols[i - 1];
-            cols[i - 1] = t;
-        }
+    qsort(cols, (size_t)nc, sizeof *cols, increasing);
     return nc;
 }
 

@@ -15,7 +15,7 @@
 typedef struct lag_eval {
     int ndof, ncontacts;
     nsdae_tape *mass;          /* x = q: the entries of M that are not the constant 0 ... */
-    int *mass_at;              /* ... at these positions of M (ndof x ndof, column-major) */
+    size_t *mass_at;           /* ... at these positions of M (ndof x ndof, column-major) */
     int mass_nnz;
     double *mv;                /* their values */
     nsdae_tape *force;         /* x = (q, v), time: F, and [dF/dq | dF/dv] when F depends on q or v */
@@ -78,9 +78,9 @@ static const nsdae_expr **mass_entries(lctx *L, lag_eval *c)
         free(e);
         return NULL;
     }
-    for (int i = 0; i < L->ndof; i++)
+    for (int i = 0; i < L->ndof; i++) /* column-major, as the callback's M */
         for (int k = M->ptr[i]; k < M->ptr[i + 1]; k++) {
-            c->mass_at[k] = i + M->ent[k].col * L->ndof; /* column-major, as the callback's M */
+            c->mass_at[k] = (size_t)i + (size_t)M->ent[k].col * (size_t)L->ndof;
             e[k] = M->ent[k].e;
         }
     return e;

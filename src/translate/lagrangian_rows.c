@@ -46,7 +46,7 @@ int nsdae_lag_rows_push(lag_rows *r, const lag_entry *e, int n)
     size_t start = used;
     for (int k = 0; k < n; k++)
         if (!is_zero(e[k].e)) r->ent[used++] = e[k];
-    qsort(r->ent + start, used - start, sizeof *r->ent, by_col);
+    if (used > start) qsort(r->ent + start, used - start, sizeof *r->ent, by_col); /* r->ent may be NULL */
     r->ptr[++r->nrows] = (int)used;
     return 1;
 }

@@ -3,7 +3,9 @@
  *   parse      nsdae_model_parse_file + nsdae_model_set_param("N") (the arrays expanded to N)
  *   translate  nsdae_translate_lagrangian (classification, equations of motion, checks, tapes)
  *   setup      what a Moreau-Jean run evaluates once: M (dense callback) and the values of G's
- *              structural nonzeros (the bead column's gaps are linear)
+ *              structural nonzeros (the bead column's gaps are linear). Quadratic by the API: the
+ *              mass callback fills an ndof x ndof array (128 MB at N = 4000), which is most of
+ *              the peak memory past N = 2000
  *   G nnz      the structural nonzeros of G the translation found (2N - 1 for a column)
  * and the peak resident memory of the process after each size (getrusage: it only grows, so a
  * row's figure is the largest N so far). Then the exponent p of a least-squares fit time ~ N^p
