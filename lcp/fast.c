@@ -64,6 +64,45 @@ static int line_pattern(int N, const double *A, double *pinv, double *nul, doubl
     return 0;
 }
 
+/* Factors pattern matrix A as a POINT pattern: 1 when A, or else A equilibrated on its own
+ * (Dr A Dc, scale.c's Ruiz factors), has reciprocal condition >= NSDAE_TOL_FAST_RCOND.
+ * Why the second try: M's equilibration balances M, not each pattern matrix. The equality row
+ * -1e-14 z1 + 3 z2 + 3 z3 + 3 = 0 (column 1 also holding 0.01 and 3 in other rows) keeps its
+ * -1e-14 next to 3 in the scaled M, so the pattern z2 = z3 = 0 (rows e2, e3 replace M's) looks
+ * singular (rcond ~ 1e-14) and was read as a line with inconsistent right-hand side; it is
+ * triangular with the unique point z1 = 3e14, the MLCP's solution (fuzzing, crash-6230...).
+ * Scaled by its own columns that pattern matrix is [-1 3 3; 0 1 0; 0 0 1]. */
+static int point_factor(lcp_fast *f, unsigned mask, const double *A)
+{
+    int N = f->N;
+    double *LU = f->LU[mask], *dr = f->pdr[mask], *dc = f->pdc[mask];
+    for (int i = 0; i < N; i++)
+        dr[i] = dc[i] = 1.0;
+    memcpy(LU, A, sizeof(double) * (size_t)N * N);
+    if (!lcp_small_lu(N, LU, f->piv[mask]) && lcp_small_rcond(N, A, LU, f->piv[mask]) >= NSDAE_TOL_FAST_RCOND)
+        return 1;
+    double As[LCP_FAST_MAX_N * LCP_FAST_MAX_N];
+    lcp_scale_factors(N, A, dr, dc);
+    lcp_scale_matrix(N, A, dr, dc, As);
+    memcpy(LU, As, sizeof(double) * (size_t)N * N);
+    if (!lcp_small_lu(N, LU, f->piv[mask]) && lcp_small_rcond(N, As, LU, f->piv[mask]) >= NSDAE_TOL_FAST_RCOND)
+        return 1;
+    for (int i = 0; i < N; i++)
+        dr[i] = dc[i] = 1.0;
+    return 0;
+}
+
+/* b := A^-1 b for a POINT pattern: A^-1 = Dc (Dr A Dc)^-1 Dr */
+static void point_solve(const lcp_fast *f, unsigned mask, double *b)
+{
+    int N = f->N;
+    for (int i = 0; i < N; i++)
+        b[i] *= f->pdr[mask][i];
+    lcp_small_lu_solve(N, f->LU[mask], f->piv[mask], b);
+    for (int i = 0; i < N; i++)
+        b[i] *= f->pdc[mask][i];
+}
+
 void lcp_fast_prepare(lcp_fast *f, int N, const double *Ms, const nsdae_row_kind *kind)
 {
     f->ok = 0;
@@ -84,10 +123,8 @@ void lcp_fast_prepare(lcp_fast *f, int N, const double *Ms, const nsdae_row_kind
     double A[LCP_FAST_MAX_N * LCP_FAST_MAX_N];
     for (unsigned mask = 0; mask < 1u << f->m; mask++) {
         pattern_matrix(f, Ms, mask, A);
-        memcpy(f->LU[mask], A, sizeof(double) * (size_t)N * N);
         f->type[mask] = LCP_PAT_POINT;
-        if (!lcp_small_lu(N, f->LU[mask], f->piv[mask]) &&
-            lcp_small_rcond(N, A, f->LU[mask], f->piv[mask]) >= NSDAE_TOL_FAST_RCOND)
+        if (point_factor(f, mask, A))
             continue;
         f->type[mask] = LCP_PAT_LINE;
         if (line_pattern(N, A, f->LU[mask], f->nul[mask], f->lnul[mask]))
@@ -123,7 +160,7 @@ static void refine(const lcp_fast *f, const nsdae_mlcp *ps, unsigned mask, const
         if (!(mask >> c & 1u))
             r[f->comp[c]] = -x[f->comp[c]];
     if (f->type[mask] == LCP_PAT_POINT) {
-        lcp_small_lu_solve(N, f->LU[mask], f->piv[mask], r);
+        point_solve(f, mask, r);
         memcpy(d, r, sizeof d);
     } else {
         for (int i = 0; i < N; i++) {
@@ -196,7 +233,7 @@ static int point_piece(const lcp_fast *f, const nsdae_mlcp *ps, const lcp_origin
     double b[LCP_FAST_MAX_N], *x = cd->x, xmax = 0, g0, g1, dum;
     pattern_rhs(f, ps, mask, b);
     memcpy(x, b, sizeof(double) * (size_t)N);
-    lcp_small_lu_solve(N, f->LU[mask], f->piv[mask], x);
+    point_solve(f, mask, x);
     refine(f, ps, mask, b, x);
     for (int i = 0; i < N; i++)
         xmax = fmax(xmax, fabs(x[i]));
@@ -223,8 +260,8 @@ static int point_piece(const lcp_fast *f, const nsdae_mlcp *ps, const lcp_origin
 
 /* The piece of a nullity-one pattern: { x0 + s n : s in [lo, hi] }; 1 and the objective's
  * minimiser over it in cd, or 0 when empty. */
-static int line_piece(const lcp_fast *f, const nsdae_mlcp *ps, const nsdae_minnorm_spec *spec, unsigned mask,
-                      cand *cd)
+static int line_piece(const lcp_fast *f, const nsdae_mlcp *ps, const lcp_origin *orig,
+                      const nsdae_minnorm_spec *spec, unsigned mask, cand *cd)
 {
     int N = f->N;
     const double *n = f->nul[mask];
@@ -277,6 +314,14 @@ static int line_piece(const lcp_fast *f, const nsdae_mlcp *ps, const nsdae_minno
     for (int k = 0; k < f->m; k++)
         if (mask >> k & 1u)
             cd->x[f->comp[k]] = fmax(cd->x[f->comp[k]], 0.0);
+    /* Like a point piece's, the representative competes only once the caller's rows accept it
+     * (check.c), polished on its own pattern if need be (polish.c): unchecked, a line through
+     * z1 = -1e-14 (in a row whose other terms are 1e-13, within the sign tolerance of the
+     * equilibrated units) was selected and then failed the final check by 0.28 while another
+     * pattern held a solution (fuzzing, crash-3171...). */
+    double w[LCP_FAST_MAX_N];
+    if (!lcp_accept_or_polish(ps, orig, cd->x, w))
+        return 0;
     cd->f = objective_line(spec, cd->x, NULL, &dum, &dum);
     return 1;
 }
@@ -290,7 +335,7 @@ nsdae_status lcp_fast_minnorm(const lcp_fast *f, const nsdae_mlcp *ps, const lcp
     for (unsigned mask = 0; mask < 1u << f->m; mask++) {
         cand *cd = &cs[count];
         int found = f->type[mask] == LCP_PAT_POINT ? point_piece(f, ps, orig, spec, mask, cd)
-                                                   : line_piece(f, ps, spec, mask, cd);
+                                                   : line_piece(f, ps, orig, spec, mask, cd);
         if (!found)
             continue;
         continuum |= cd->continuum;

@@ -255,6 +255,9 @@ typedef struct lcp_fast {
      * left null vector (the consistency condition of the right-hand side) */
     double LU[1 << LCP_FAST_MAX_M][LCP_FAST_MAX_N * LCP_FAST_MAX_N];
     int piv[1 << LCP_FAST_MAX_M][LCP_FAST_MAX_N];
+    /* POINT: the pattern matrix's own equilibration (powers of two; 1 when LU is of the matrix
+     * itself): LU factors pdr A pdc */
+    double pdr[1 << LCP_FAST_MAX_M][LCP_FAST_MAX_N], pdc[1 << LCP_FAST_MAX_M][LCP_FAST_MAX_N];
     double nul[1 << LCP_FAST_MAX_M][LCP_FAST_MAX_N], lnul[1 << LCP_FAST_MAX_M][LCP_FAST_MAX_N];
 } lcp_fast;
 

@@ -80,3 +80,49 @@ Test(fuzz_cases, two_rows_differing_only_in_q_force_a_bound)
     cr_expect(z[1] == 1, "%.17g", z[1]);
     cr_expect(w[1] < 0 && w[2] <= 1e-9 * 1e-3, "%g %g", w[1], w[2]);
 }
+
+/* crash-6230...: row 1 an equality, rows 2 and 3 complementarity,
+ *   0 = -1e-14 z1 + 3 z2 + 3 z3 + 3,  w2 = 0.01 z1 + 3 z2 + 3 z3 + 3,  w3 = 3 (z1 + z2 + z3) + 3.
+ * z2 > 0 needs w2 = 0; minus row 1 that is (0.01 + 1e-14) z1 = 0, so z1 = 0 and 3 (z2 + z3) = -3,
+ * impossible for z2, z3 >= 0: z2 = 0. z3 > 0 needs w3 = 0, i.e. 3 z1 = -3 z3 - 3 < 0, while row 1
+ * gives z1 = (3 z3 + 3) 1e14 > 0: z3 = 0. So z = (3e14, 0, 0), w2 = 3e12 + 3, w3 = 9e14 + 3: the
+ * only solution. The fast path took the pattern z2 = z3 = 0 (triangular, pivot -1e-14 next to 3)
+ * for singular in M's equilibrated units and answered "no solution". */
+Test(fuzz_cases, tiny_pivot_of_a_triangular_pattern)
+{
+    double M[9] = {-1e-14, 0.01, 3, 3, 3, 3, 3, 3, 3};
+    double q[3] = {3, 3, 3}, z[3], w[3];
+    nsdae_row_kind kind[3] = {NSDAE_ROW_EQUALITY, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_COMPLEMENTARITY};
+    nsdae_mlcp p = {3, M, q, kind, NULL, NULL};
+    nsdae_error err = {0};
+    nsdae_minnorm_result res;
+    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
+    cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    cr_expect(fabs(z[0] - 3e14) <= 1e-9 * 3e14 && z[1] == 0 && z[2] == 0, "%.17g %g %g", z[0], z[1], z[2]);
+    cr_expect_eq(res.nsol, 1);
+}
+
+/* crash-a815...: rows 1 and 2 complementarity, rows 3 and 4 equalities,
+ *   w1 = 1e-7 z1 + 2 z2 + 3 z4,  w2 = 1e14 z1 - 1e-6 z4,
+ *   0 = 1e-7 z1 + 1e-3 z3 - 3 z4 - 1,  0 = 1e-7 z1 + 1e-3 z3 + z4.
+ * Row 4 minus row 3: 4 z4 + 1 = 0, z4 = -1/4 whatever z1 and z3; then 1e-7 z1 + 1e-3 z3 = 1/4,
+ * w2 = 1e14 z1 + 2.5e-7 and w1 = 1e-7 z1 + 2 z2 - 3/4. z2 > 0 needs w2 = 0, z1 = -2.5e-21 < 0:
+ * z2 = 0. Then z1 = 0 leaves w1 = -3/4 < 0, so w1 = 0: z1 = 7.5e6, z3 = (1/4 - 3/4) / 1e-3 = -500.
+ * The only solution: z = (7.5e6, 0, -500, -1/4). The fast path once selected the unchecked
+ * representative (0, 0.375, 250, -0.25) of the line w2 = 0 (z1 ~ -2e-21), which has z2 > 0 next
+ * to w2 = 2.5e-7, a violation of size one of row 2's terms, and then answered NUMERICAL. */
+Test(fuzz_cases, a_line_representative_is_checked_before_it_competes)
+{
+    double M[16] = {1e-7, 1e14, 1e-7, 1e-7, 2, 0, 0, 0, 0, 0, 1e-3, 1e-3, 3, -1e-6, -3, 1};
+    double q[4] = {0, 0, -1, 0}, z[4], w[4];
+    nsdae_row_kind kind[4] = {NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_EQUALITY,
+                              NSDAE_ROW_EQUALITY};
+    nsdae_mlcp p = {4, M, q, kind, NULL, NULL};
+    double want[4] = {7.5e6, 0, -500, -0.25};
+    nsdae_error err = {0};
+    nsdae_minnorm_result res;
+    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
+    cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    for (int i = 0; i < 4; i++)
+        cr_expect(fabs(z[i] - want[i]) <= 1e-9 * fabs(want[i]), "z%d = %.17g, want %.17g", i + 1, z[i], want[i]);
+}
