@@ -240,13 +240,18 @@ double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double 
          * scale. Uncapped, a single huge entry lifts every row's floor again: fuzzing's
          * crash-e3aa... (M_31 = 1e14, z1 = 1/3) re-solved to z2 = -3.3e-5 on a row whose terms
          * are 1, under a floor of 4e-3 (the solution has z2 = 1, z3 = 1000). */
-        double *zp = buf + 5 * N, *wp = buf + 6 * N;
-        if (lcp_pattern_point(p, z, w, zp) != 0)
-            worst = INFINITY;
-        else {
+        double *zp = buf + 5 * N, *wp = buf + 6 * N, vp = INFINITY;
+        if (lcp_pattern_point(p, z, w, zp) == 0) {
             lcp_caller_w(p, zp, wp);
-            worst = fmax(worst, rows_violation(&R, zp, wp));
+            vp = rows_violation(&R, zp, wp);
         }
+        /* its rank decided in the system's own units: 1e-7 z1 + 1e6 = 0 next to a row with
+         * 1e6 z2 lost z1 to the rank cut (polish.c); either re-solved point proves the pattern */
+        if (!(vp <= NSDAE_TOL_RESIDUAL) && lcp_pattern_point_scaled(p, z, w, zp) == 0) {
+            lcp_caller_w(p, zp, wp);
+            vp = fmin(vp, rows_violation(&R, zp, wp));
+        }
+        worst = fmax(worst, vp);
     }
     if (buf != small)
         free(buf);

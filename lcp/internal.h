@@ -215,6 +215,9 @@ int lcp_active_side(const nsdae_mlcp *p, int i, double zi, double wi);
  * minimal-norm least-squares solution (rank-revealing, lcp_lstsq) of the rows that must vanish.
  * -1 on allocation or LAPACK failure. */
 int lcp_pattern_point(const nsdae_mlcp *p, const double *z, const double *w, double *zp);
+/* The same with the rows and columns of the system equilibrated first (its rank decided in its
+ * own units; its point of minimal norm in them): a second try (polish.c, check.c). */
+int lcp_pattern_point_scaled(const nsdae_mlcp *p, const double *z, const double *w, double *zp);
 /* Fixes every component at the end of its row that (z, w = M z + q) is nearest to (0, lo or hi)
  * and corrects the free ones by the minimal-norm solution of the rows that must then vanish.
  * -1 on allocation or LAPACK failure (z partly changed). */

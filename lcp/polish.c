@@ -14,11 +14,49 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Scales the rows x cols system A x = b (lda = rows) in place, columns then rows to a largest
+ * entry in [1/2, 1) by powers of two (exact); dc receives the column factors (x = dc y, y the
+ * scaled system's solution). Why: lcp_lstsq's rank cut is relative to the largest singular value,
+ * so in the caller's units the equalities 1e-7 z1 + 1e6 = 0 (twice) next to
+ * -0.5 z1 + 1e6 z2 - 1e-6 z3 = 0 lose z1's direction (singular value 1.4e-7 next to 1e6: rank 1)
+ * and the far point z = (-1e13, -5e6, 0), the solution, re-solved with a residual of size one
+ * and was refused (fuzzing, crash-76a5...). Equilibrated, the rank is 2, that system's. Only a
+ * second try (lcp_pattern_point_scaled): in place of the first, a diode bridge step at h = 1e-8
+ * (tests/lcp/test_scaling.c) had no solution left. */
+static void equilibrate(int rows, int cols, double *A, double *b, double *dc)
+{
+    for (int c = 0; c < cols; c++) {
+        double mx = 0;
+        for (int r = 0; r < rows; r++)
+            mx = fmax(mx, fabs(A[r + (size_t)c * rows]));
+        int e = 0;
+        if (mx > 0 && isfinite(mx))
+            frexp(mx, &e);
+        dc[c] = ldexp(1.0, -e);
+        for (int r = 0; r < rows; r++)
+            A[r + (size_t)c * rows] *= dc[c];
+    }
+    for (int r = 0; r < rows; r++) {
+        double mx = 0;
+        for (int c = 0; c < cols; c++)
+            mx = fmax(mx, fabs(A[r + (size_t)c * rows]));
+        if (!(mx > 0 && isfinite(mx)))
+            continue;
+        int e;
+        frexp(mx, &e);
+        double f = ldexp(1.0, -e);
+        for (int c = 0; c < cols; c++)
+            A[r + (size_t)c * rows] *= f;
+        b[r] *= f;
+    }
+}
+
 /* Solving on a pattern, shared by polishing and by re-solving a far point: the pattern of (z, w)
  * (w NULL: computed here), the fixed components exactly at their ends in zp, the free ones moved
  * by the minimal-norm least-squares solution of the rows that must vanish, starting from z's own
  * values (keep_free) or from 0 (the pattern's minimal-norm point). zp may be z. */
-static int pattern_solve(const nsdae_mlcp *p, const double *z, const double *w, double *zp, int keep_free)
+static int pattern_solve(const nsdae_mlcp *p, const double *z, const double *w, double *zp, int keep_free,
+                         int scaled)
 {
     int N = p->size;
     size_t n = (size_t)N;
@@ -62,11 +100,16 @@ static int pattern_solve(const nsdae_mlcp *p, const double *z, const double *w, 
     /* lcp_lstsq reads A with leading dimension nr: compact the columns */
     for (int c = 1; c < nf; c++)
         memmove(A + (size_t)c * nr, A + (size_t)c * n, sizeof(double) * (size_t)nr);
+    double *dc = wf;   /* wf is no longer needed */
+    for (int c = 0; c < nf; c++)
+        dc[c] = 1.0;
+    if (scaled)
+        equilibrate(nr, nf, A, b, dc);
     double resid;
     int rank = lcp_lstsq(nr, nf, A, b, dz, &resid, NULL);
     if (rank >= 0)
         for (int c = 0; c < nf; c++)
-            zp[freecol[c]] += dz[c];
+            zp[freecol[c]] += dc[c] * dz[c];
     free(buf);
     free(side);
     return rank < 0 ? -1 : 0;
@@ -74,12 +117,17 @@ static int pattern_solve(const nsdae_mlcp *p, const double *z, const double *w, 
 
 int lcp_polish(const nsdae_mlcp *p, double *z)
 {
-    return pattern_solve(p, z, NULL, z, 1);
+    return pattern_solve(p, z, NULL, z, 1, 0);
 }
 
 int lcp_pattern_point(const nsdae_mlcp *p, const double *z, const double *w, double *zp)
 {
-    return pattern_solve(p, z, w, zp, 0);
+    return pattern_solve(p, z, w, zp, 0, 0);
+}
+
+int lcp_pattern_point_scaled(const nsdae_mlcp *p, const double *z, const double *w, double *zp)
+{
+    return pattern_solve(p, z, w, zp, 0, 1);
 }
 
 int lcp_origin_accepts(const lcp_origin *o, const nsdae_mlcp *ps, const double *zs, double *w)

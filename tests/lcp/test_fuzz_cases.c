@@ -126,3 +126,24 @@ Test(fuzz_cases, a_line_representative_is_checked_before_it_competes)
     for (int i = 0; i < 4; i++)
         cr_expect(fabs(z[i] - want[i]) <= 1e-9 * fabs(want[i]), "z%d = %.17g, want %.17g", i + 1, z[i], want[i]);
 }
+
+/* crash-76a5...: three equalities,
+ *   1e-7 z1 + 1e6 = 0 (rows 1 and 2 alike),  -0.5 z1 + 1e6 z2 - 1e-6 z3 = 0.
+ * z1 = -1e13; then 1e6 z2 - 1e-6 z3 = 0.5 z1 = -5e12, a line in (z2, z3) whose point nearest the
+ * origin is -5e12 (1e6, -1e-6) / (1e12 + 1e-12): z = (-1e13, -5e6, 5e-12) to 1e-24 relative. The
+ * point is far larger than its data, so check.c re-solves it on its pattern, where the rank cut
+ * relative to the largest singular value (1e6) once dropped z1's direction (1.4e-7): NUMERICAL. */
+Test(fuzz_cases, far_point_re_solved_in_its_own_units)
+{
+    double M[9] = {1e-7, 1e-7, -0.5, 0, 0, 1e6, 0, 0, -1e-6};
+    double q[3] = {1e6, 1e6, 0}, z[3], w[3];
+    nsdae_row_kind kind[3] = {NSDAE_ROW_EQUALITY, NSDAE_ROW_EQUALITY, NSDAE_ROW_EQUALITY};
+    nsdae_mlcp p = {3, M, q, kind, NULL, NULL};
+    double want[3] = {-1e13, -5e6, 5e-12};
+    nsdae_error err = {0};
+    nsdae_minnorm_result res;
+    cr_assert_eq(nsdae_lcp_minnorm(&p, NULL, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    cr_expect(fabs(z[0] - want[0]) <= 1e-9 * 1e13 && fabs(z[1] - want[1]) <= 1e-9 * 5e6, "%.17g %.17g", z[0], z[1]);
+    /* z3 moves row 3 by 1e-6 z3 next to terms 5e12: only its size is asserted */
+    cr_expect(fabs(z[2]) <= 1e-3, "%g", z[2]);
+}
