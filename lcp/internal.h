@@ -268,7 +268,9 @@ typedef struct lcp_fast {
  * box rows, is too large, or a pattern matrix is neither well conditioned nor clearly of nullity
  * one with the rest well conditioned. */
 void lcp_fast_prepare(lcp_fast *f, int N, const double *Ms, const nsdae_row_kind *kind);
-/* Minimal-norm selection on the prepared (scaled) problem ps by enumerating the patterns. */
+/* Minimal-norm selection on the prepared (scaled) problem ps by enumerating the patterns. Every
+ * candidate, so the answer too, has passed lcp_origin_accepts on orig (polished if need be): the
+ * caller need not check it again. */
 nsdae_status lcp_fast_minnorm(const lcp_fast *f, const nsdae_mlcp *ps, const lcp_origin *orig,
                               const nsdae_minnorm_spec *spec, double *z, nsdae_minnorm_result *res, nsdae_error *err);
 

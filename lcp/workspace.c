@@ -127,12 +127,16 @@ nsdae_status nsdae_lcp_minnorm_ws(nsdae_lcp_workspace *ws, const nsdae_mlcp *p, 
     if (st == NSDAE_OK) {
         /* the answer on its own pattern, to rounding (polish.c); then every caller row against
          * its own terms, with the tolerance every other solver of the layer is held to */
-        int accepted = lcp_accept_or_polish(&ps, &orig, ws->zs, ws->wsc);
         res.objective *= fscale;
-        if (accepted) {
+        if (ws->fast.ok) {
+            /* the fast path's answer passed the caller's rows as a candidate (fast.c): the same
+             * point in the same arithmetic, so a second check would repeat the verdict at the cost
+             * of a whole per-row pass (a sixth of a small step) */
+            lcp_scale_z_to_caller(N, ws->dc, alpha, ws->zs, z);
+            lcp_caller_w(p, z, w);
+        } else if (lcp_accept_or_polish(&ps, &orig, ws->zs, ws->wsc)) {
             /* its last check was on this very point, brought to the caller's units by the same
-             * arithmetic: checking it again would repeat the verdict at the cost of a whole
-             * per-row pass (a third of a small step's time) */
+             * arithmetic: kept as checked */
             memcpy(z, orig.z, sizeof(double) * (size_t)N);
             memcpy(w, orig.w, sizeof(double) * (size_t)N);
         } else {
