@@ -100,6 +100,15 @@ int lcp_lemke_ws_init(lcp_lemke_ws *ws, int cap, lcp_arena *ar);
 int lcp_siconos_lemke_raw(int N, const double *M, const double *q, double *z);
 int lcp_lemke(int N, const double *M, const double *q, double *z, lcp_lemke_ws *ws);
 
+/* ---- convex QP by the proximal point method (prox.c) ------------------------------------ */
+/* min 1/2 t'Ht + g't over { G t + h >= 0 } (G nc x k row-major), H positive semidefinite, G of
+ * any rank: proximal point iterations, each one Lemke solve on a positive definite LCP of nc
+ * rows. Stops at the first iterate accept(ctx, t) takes (accept may be NULL; it may then have
+ * replaced t, and leaves it alone when it refuses), or when the iterates stop moving (a KKT point). 0 stopped so (t), 1 iteration limit, -1 LAPACK or Lemke
+ * failed (or H is not semidefinite). */
+int lcp_prox_qp(int k, int nc, const double *H, const double *g, const double *G, const double *h, double *t,
+                int (*accept)(void *ctx, double *t), void *ctx, lcp_arena *ar);
+
 /* ---- convex QP over one node of the pattern tree (qp.c) --------------------------------- */
 /* Status of complementarity index i at a node. */
 enum { LCP_FREE = 0, LCP_R0 = 1 /* r_i = 0, v_i >= 0 */, LCP_V0 = 2 /* v_i = 0, r_i >= 0 */ };

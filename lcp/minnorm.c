@@ -326,6 +326,72 @@ static int unique_solve(bnb *b, const nsdae_minnorm_spec *spec, double *t, doubl
     return 1;
 }
 
+/* The iterate moved onto its own pattern: for each pair the smaller of v_i, r_i set to zero
+ * exactly, by the least-norm correction (SVD, lcp_lstsq). Near a solution the pattern is the
+ * solution's, and this point no longer carries the proximal iteration's rounding floor (about
+ * cond(W) eps, with W's condition set by the regularisation). 0 done (tp), -1 LAPACK failed. */
+static int pattern_projection(const lcp_reduced *r, const double *t, double *tp, double *A, double *rhs)
+{
+    int k = r->k, m = r->m;
+    for (int i = 0; i < m; i++) {
+        double vi = lcp_red_v(r, i, t), ri = lcp_red_r(r, i, t);
+        int use_v = vi <= ri;
+        for (int j = 0; j < k; j++)
+            A[i + (size_t)j * m] = use_v ? (r->vunit ? (i == j) : r->V[i + (size_t)j * m]) : r->R[i + (size_t)j * m];
+        rhs[i] = -(use_v ? vi : ri);
+    }
+    double resid;
+    if (lcp_lstsq(m, k, A, rhs, tp, &resid, NULL) < 0)
+        return -1;
+    for (int j = 0; j < k; j++)
+        tp[j] += t[j];
+    return 0;
+}
+
+typedef struct gap_accept {
+    bnb *b;
+    double *tp, *A, *rhs;   /* k, m x k, m */
+} gap_accept;
+
+/* t, or its pattern projection, passes the rows itself (step 2's equalities are taken at t: a point
+ * that passes only once polished is another point) */
+static int accept_point(void *ctx, double *t)
+{
+    gap_accept *g = ctx;
+    bnb *b = g->b;
+    if (point_ok(b, t) && !b->polished)
+        return 1;
+    if (pattern_projection(b->r, t, g->tp, g->A, g->rhs) || !point_ok(b, g->tp) || b->polished)
+        return 0;
+    memcpy(t, g->tp, sizeof(double) * (size_t)b->r->k);
+    return 1;
+}
+
+/* A first solution of a monotone problem: the minimiser of the gap 1/2 t'Ht + g't (zero there) over
+ * F = { v(t) >= 0, r(t) >= 0 } by proximal point iterations (prox.c), stopped at the first iterate
+ * that passes the rows. 1 found (t), 0 not. */
+static int gap_prox(bnb *b, const double *H, const double *g, double *t)
+{
+    const lcp_reduced *r = b->r;
+    int k = r->k, m = r->m, nc = 2 * m;
+    double *G = lcp_arena_doubles(b->ar, (size_t)nc * k + 1), *h = lcp_arena_doubles(b->ar, (size_t)nc + 1);
+    if (b->ar->failed)
+        return 0;
+    for (int i = 0; i < m; i++) {
+        for (int j = 0; j < k; j++) {
+            G[(size_t)i * k + j] = r->vunit ? (i == j) : r->V[i + (size_t)j * m];
+            G[(size_t)(m + i) * k + j] = r->R[i + (size_t)j * m];
+        }
+        h[i] = r->vunit ? 0.0 : r->v0[i];
+        h[m + i] = r->r0[i];
+    }
+    gap_accept ga = {b, lcp_arena_doubles(b->ar, (size_t)k + 1), lcp_arena_doubles(b->ar, (size_t)m * k + 1),
+                     lcp_arena_doubles(b->ar, (size_t)m + 1)};
+    if (b->ar->failed)
+        return 0;
+    return lcp_prox_qp(k, nc, H, g, G, h, t, accept_point, &ga, b->ar) == 0 && accept_point(&ga, t);
+}
+
 /* A monotone problem (structure.c): one solution t*, then the minimal objective over
  * F and { L t = L t*, b't = b't* }, the whole (convex) solution set: two convex QPs, or a Lemke
  * solve and one QP. 1 answered, 0 not (a QP failed or an answer fails the rows: the caller falls
@@ -359,9 +425,12 @@ static int monotone_solve(bnb *b, const lcp_structure *cs, double *t, double *z,
                     s += cs->L[(size_t)a * k + i] * cs->L[(size_t)a * k + j];
                 H[i + (size_t)j * k] = 2 * s;
             }
-        b->ws->ray_second_route = 1;   /* the gap is bounded below: a ray here is a numerical failure */
-        have = lcp_qp_solve(r, root, H, gb, 0, NULL, NULL, t, b->ws) == 0 && point_ok(b, t);
-        b->ws->ray_second_route = 0;
+        have = gap_prox(b, H, gb, t);
+        if (!have) {   /* the split-variable KKT Lemke, the second route */
+            b->ws->ray_second_route = 1;   /* the gap is bounded below: a ray here is a numerical failure */
+            have = lcp_qp_solve(r, root, H, gb, 0, NULL, NULL, t, b->ws) == 0 && point_ok(b, t);
+            b->ws->ray_second_route = 0;
+        }
     }
     if (!have)
         return 0;

@@ -1,0 +1,104 @@
+/* Convex QPs min 1/2 t'Ht + g't over { G t + h >= 0 } with H only positive SEMIdefinite and G
+ * rank deficient, by the proximal point method on the QP's KKT system.
+ *
+ * Why not Lemke on the KKT LCP (qp.c): with t free it is split t = y+ - y-, which makes the LCP
+ * degenerate by construction; on Siconos' diodeBridge20 (gap QP, S with eigenvalues 0 ... 8) the
+ * pivoting then hinged on the last bit of the data: right in the gcc build, pivot limit and a
+ * Siconos answer with y = 2.8e16 in the sanitizer build (one ulp of OpenBLAS' rounding apart).
+ *
+ * The KKT system  H t + g - G'lam = 0,  lam >= 0 _|_ G t + h >= 0  is a monotone affine
+ * variational inequality in (t, lam). Its proximal point iteration (Rockafellar 1976) solves,
+ * with eps, del > 0,
+ *     (H + eps I) t + g - eps t_j - G'lam = 0,   lam >= 0 _|_ G t + h + del (lam - lam_j) >= 0,
+ * a strongly monotone problem: t eliminated by the Cholesky factor of K = H + eps I (fixed over
+ * the iteration), lam is the unique solution of the LCP with the positive DEFINITE matrix
+ * W = G K^-1 G' + del I, which Lemke solves without degeneracy trouble. The iterates converge to
+ * a KKT point for every eps, del > 0 (linearly on this polyhedral problem: Luque 1984); the
+ * caller decides when an iterate is good enough (accept, which may replace it by a nearby exact
+ * point), else the iteration stops when it no longer moves. Cost: one k^3 factorisation and nc^2 k to form W, then one Lemke on nc rows per
+ * iteration. */
+#include "internal.h"
+
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { PROX_MAX_ITER = 400 };
+
+/* t = K^-1 (G'lam - gj), K = Lc Lc' (Lc lower, column-major). */
+static void primal(int k, int nc, const double *Lc, const double *G, const double *lam, const double *gj, double *t)
+{
+    for (int j = 0; j < k; j++) {
+        double s = -gj[j];
+        for (int c = 0; c < nc; c++)
+            s += G[(size_t)c * k + j] * lam[c];
+        t[j] = s;
+    }
+    LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', k, 1, Lc, k, t, k);
+}
+
+int lcp_prox_qp(int k, int nc, const double *H, const double *g, const double *G, const double *h, double *t,
+                int (*accept)(void *ctx, double *t), void *ctx, lcp_arena *ar)
+{
+    /* eps, del relative to the data's size: small enough that a step goes most of the way, large
+     * enough that W's condition (about max |G|^2 / (eps del)) leaves Lemke many digits */
+    double hmax = 0, gmax = 0, qmax = 0;
+    for (size_t i = 0; i < (size_t)k * k; i++)
+        hmax = fmax(hmax, fabs(H[i]));
+    for (size_t i = 0; i < (size_t)nc * k; i++)
+        gmax = fmax(gmax, fabs(G[i]));
+    for (int c = 0; c < nc; c++)
+        qmax = fmax(qmax, fabs(h[c]));
+    double eps = 1e-3 * (1 + hmax), del = 1e-3 * (1 + gmax * gmax / (1 + hmax));
+    double *Lc = lcp_arena_doubles(ar, (size_t)k * k + 1), *X = lcp_arena_doubles(ar, (size_t)k * nc + 1);
+    double *W = lcp_arena_doubles(ar, (size_t)nc * nc + 1), *q = lcp_arena_doubles(ar, (size_t)nc + 1);
+    double *lam = lcp_arena_doubles(ar, (size_t)nc + 1), *lnew = lcp_arena_doubles(ar, (size_t)nc + 1);
+    double *gj = lcp_arena_doubles(ar, (size_t)k + 1), *y = lcp_arena_doubles(ar, (size_t)k + 1);
+    double *tn = lcp_arena_doubles(ar, (size_t)k + 1);
+    lcp_lemke_ws lw;
+    if (ar->failed || lcp_lemke_ws_init(&lw, nc, ar))
+        return -1;
+    memcpy(Lc, H, sizeof(double) * (size_t)k * k);
+    for (int j = 0; j < k; j++)
+        Lc[j + (size_t)j * k] += eps;
+    if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', k, Lc, k) != 0)
+        return -1;   /* H is not positive semidefinite: not a convex QP */
+    /* X = Lc^-1 G' (k x nc), W = X'X + del I */
+    for (int c = 0; c < nc; c++)
+        for (int j = 0; j < k; j++)
+            X[j + (size_t)c * k] = G[(size_t)c * k + j];
+    if (LAPACKE_dtrtrs(LAPACK_COL_MAJOR, 'L', 'N', 'N', k, nc, Lc, k, X, k) != 0)
+        return -1;
+    for (int a = 0; a < nc; a++)
+        for (int b = 0; b <= a; b++) {
+            double s = lcp_dot(k, X + (size_t)a * k, 1, X + (size_t)b * k, 1);
+            W[a + (size_t)b * nc] = W[b + (size_t)a * nc] = s + (a == b ? del : 0.0);
+        }
+    memset(t, 0, sizeof(double) * (size_t)k);
+    memset(lam, 0, sizeof(double) * (size_t)nc);
+    double step_tol = 1e-14 * (1 + qmax + gmax);
+    for (int it = 0; it < PROX_MAX_ITER; it++) {
+        /* q = h - G K^-1 gj - del lam_j */
+        for (int j = 0; j < k; j++)
+            y[j] = gj[j] = g[j] - eps * t[j];
+        LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', k, 1, Lc, k, y, k);
+        for (int c = 0; c < nc; c++)
+            q[c] = h[c] - lcp_dot(k, G + (size_t)c * k, 1, y, 1) - del * lam[c];
+        if (lcp_lemke(nc, W, q, lnew, &lw) != 0)
+            return -1;
+        primal(k, nc, Lc, G, lnew, gj, tn);
+        double moved = 0, size = 1;
+        for (int j = 0; j < k; j++) {
+            moved = fmax(moved, fabs(tn[j] - t[j]));
+            size = fmax(size, fabs(tn[j]));
+        }
+        for (int c = 0; c < nc; c++)
+            moved = fmax(moved, del * fabs(lnew[c] - lam[c]));
+        memcpy(t, tn, sizeof(double) * (size_t)k);
+        memcpy(lam, lnew, sizeof(double) * (size_t)nc);
+        if ((accept && accept(ctx, t)) || moved <= step_tol * size)
+            return 0;
+    }
+    return 1;
+}
