@@ -367,16 +367,10 @@ static int accept_point(void *ctx, double *t)
     return 1;
 }
 
-/* A first solution of a monotone problem: the minimiser of the gap 1/2 t'Ht + g't (zero there) over
- * F = { v(t) >= 0, r(t) >= 0 } by proximal point iterations (prox.c), stopped at the first iterate
- * that passes the rows. 1 found (t), 0 not. */
-static int gap_prox(bnb *b, const double *H, const double *g, double *t)
+/* The rows G t + h >= 0 (row-major) of F = { v(t) >= 0, r(t) >= 0 }: 2m rows. */
+static void feasible_rows(const lcp_reduced *r, double *G, double *h)
 {
-    const lcp_reduced *r = b->r;
-    int k = r->k, m = r->m, nc = 2 * m;
-    double *G = lcp_arena_doubles(b->ar, (size_t)nc * k + 1), *h = lcp_arena_doubles(b->ar, (size_t)nc + 1);
-    if (b->ar->failed)
-        return 0;
+    int k = r->k, m = r->m;
     for (int i = 0; i < m; i++) {
         for (int j = 0; j < k; j++) {
             G[(size_t)i * k + j] = r->vunit ? (i == j) : r->V[i + (size_t)j * m];
@@ -385,11 +379,56 @@ static int gap_prox(bnb *b, const double *H, const double *g, double *t)
         h[i] = r->vunit ? 0.0 : r->v0[i];
         h[m + i] = r->r0[i];
     }
+}
+
+/* A first solution of a monotone problem: the minimiser of the gap 1/2 t'Ht + g't (zero there) over
+ * F by proximal point iterations (prox.c), stopped at the first iterate that passes the rows. 1
+ * found (t), 0 not. */
+static int gap_prox(bnb *b, const double *H, const double *g, double *t)
+{
+    const lcp_reduced *r = b->r;
+    int k = r->k, m = r->m, nc = 2 * m;
+    double *G = lcp_arena_doubles(b->ar, (size_t)nc * k + 1), *h = lcp_arena_doubles(b->ar, (size_t)nc + 1);
     gap_accept ga = {b, lcp_arena_doubles(b->ar, (size_t)k + 1), lcp_arena_doubles(b->ar, (size_t)m * k + 1),
                      lcp_arena_doubles(b->ar, (size_t)m + 1)};
     if (b->ar->failed)
         return 0;
+    feasible_rows(r, G, h);
     return lcp_prox_qp(k, nc, H, g, G, h, t, accept_point, &ga, b->ar) == 0 && accept_point(&ga, t);
+}
+
+/* Step 2 by proximal point iterations: the objective over F and A t = A t* (the nex rows of Aex),
+ * these as pairs of inequalities. Every row is relaxed by its violation at t* plus 1e-12 of its
+ * own terms there: t* passed the rows to their tolerance, not exactly, and over an empty set the
+ * iteration would drift (diodeBridge20: a constant step of 3e-12 for 400 iterations);
+ * the accepted answer is polished on its pattern (point_ok), which removes what the relaxation
+ * moved. 1 answered (t; b->zbuf the checked point), 0 not. */
+static int solution_set_prox(bnb *b, int nex, const double *Aex, double *t)
+{
+    const lcp_reduced *r = b->r;
+    int k = r->k, m = r->m, nc = 2 * m + 2 * nex;
+    double *G = lcp_arena_doubles(b->ar, (size_t)nc * k + 1), *h = lcp_arena_doubles(b->ar, (size_t)nc + 1);
+    if (b->ar->failed)
+        return 0;
+    feasible_rows(r, G, h);
+    for (int a = 0; a < nex; a++)
+        for (int j = 0; j < k; j++) {
+            G[(size_t)(2 * m + 2 * a) * k + j] = Aex[(size_t)a * k + j];
+            G[(size_t)(2 * m + 2 * a + 1) * k + j] = -Aex[(size_t)a * k + j];
+        }
+    for (int c = 0; c < nc; c++) {
+        double v = c < 2 * m ? h[c] : 0.0, terms = fabs(v);
+        for (int j = 0; j < k; j++) {
+            v += G[(size_t)c * k + j] * t[j];
+            terms += fabs(G[(size_t)c * k + j] * t[j]);
+        }
+        if (c >= 2 * m) {
+            h[c] = -v;   /* the row vanishes at t* */
+            v = 0;
+        }
+        h[c] += fmax(0, -v) + 1e-12 * terms;
+    }
+    return lcp_prox_qp(k, nc, b->o->H, b->o->g, G, h, t, NULL, NULL, b->ar) == 0 && point_ok(b, t);
 }
 
 /* A monotone problem (structure.c): one solution t*, then the minimal objective over
@@ -434,16 +473,22 @@ static int monotone_solve(bnb *b, const lcp_structure *cs, double *t, double *z,
     }
     if (!have)
         return 0;
-    /* 2. the minimal objective over the solution set */
+    /* 2. the minimal objective over the solution set: proximal point iterations, else the
+     * split-variable KKT Lemke from the same t* */
     for (int a = 0; a < nex; a++)
         bex[a] = lcp_dot(k, Aex + (size_t)a * k, 1, t, 1);
-    b->ws->ray_second_route = 1;   /* t* is feasible: a ray is a numerical failure here too */
-    int s2 = lcp_qp_solve(r, root, b->o->H, b->o->g, nex, Aex, bex, t, b->ws);
-    b->ws->ray_second_route = 0;
-    if (s2 != 0 || !point_ok(b, t))
+    memcpy(H, t, sizeof(double) * (size_t)k);   /* H is free again: it keeps t* */
+    int ok = solution_set_prox(b, nex, Aex, t);
+    if (!ok) {
+        memcpy(t, H, sizeof(double) * (size_t)k);
+        b->ws->ray_second_route = 1;   /* t* is feasible: a ray is a numerical failure here too */
+        ok = lcp_qp_solve(r, root, b->o->H, b->o->g, nex, Aex, bex, t, b->ws) == 0 && point_ok(b, t);
+        b->ws->ray_second_route = 0;
+    }
+    if (!ok)
         return 0;
     memcpy(z, b->zbuf, sizeof(double) * (size_t)r->size);
-    res->objective = lcp_objective_eval(b->o, k, t);
+    res->objective = checked_objective(b, lcp_objective_eval(b->o, k, t));
     res->nodes = 2;
     res->unique = !relaxation_flat(b, root, t, nex, Aex);
     res->nsol = nL == k;   /* L t = L t* pins t when L has full rank: then the solution is unique */

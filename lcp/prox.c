@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { PROX_MAX_ITER = 400 };
+enum { PROX_MAX_ITER = 400, PROX_STALL = 20 };
 
 /* t = K^-1 (G'lam - gj), K = Lc Lc' (Lc lower, column-major). */
 static void primal(int k, int nc, const double *Lc, const double *G, const double *lam, const double *gj, double *t)
@@ -77,7 +77,7 @@ int lcp_prox_qp(int k, int nc, const double *H, const double *g, const double *G
         }
     memset(t, 0, sizeof(double) * (size_t)k);
     memset(lam, 0, sizeof(double) * (size_t)nc);
-    double step_tol = 1e-14 * (1 + qmax + gmax);
+    double step_tol = 1e-14 * (1 + qmax + gmax), moved_back = INFINITY;
     for (int it = 0; it < PROX_MAX_ITER; it++) {
         /* q = h - G K^-1 gj - del lam_j */
         for (int j = 0; j < k; j++)
@@ -99,6 +99,13 @@ int lcp_prox_qp(int k, int nc, const double *H, const double *g, const double *G
         memcpy(lam, lnew, sizeof(double) * (size_t)nc);
         if ((accept && accept(ctx, t)) || moved <= step_tol * size)
             return 0;
+        /* linear convergence halves the step in far fewer than STALL iterations: a step that
+         * does not is the rounding floor (or the drift of an empty feasible set): stop there */
+        if (it % PROX_STALL == 0) {
+            if (moved > 0.5 * moved_back)
+                return 0;
+            moved_back = moved;
+        }
     }
     return 1;
 }
