@@ -77,7 +77,7 @@ int lcp_prox_qp(int k, int nc, const double *H, const double *g, const double *G
         }
     memset(t, 0, sizeof(double) * (size_t)k);
     memset(lam, 0, sizeof(double) * (size_t)nc);
-    double step_tol = 1e-14 * (1 + qmax + gmax), moved_back = INFINITY;
+    double step_tol = 1e-12 * (1 + qmax + gmax), moved_back = INFINITY;
     for (int it = 0; it < PROX_MAX_ITER; it++) {
         /* q = h - G K^-1 gj - del lam_j */
         for (int j = 0; j < k; j++)
