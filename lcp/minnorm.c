@@ -433,8 +433,10 @@ static int solution_set_prox(bnb *b, int nex, const double *Aex, double *t)
 
 /* A monotone problem (structure.c): one solution t*, then the minimal objective over
  * F and { L t = L t*, b't = b't* }, the whole (convex) solution set: two convex QPs, or a Lemke
- * solve and one QP. 1 answered, 0 not (a QP failed or an answer fails the rows: the caller falls
- * back to the branch and bound, which is exact). */
+ * solve and one QP. The QPs by proximal point iterations first (prox.c: every step a positive
+ * definite LCP, so the answer does not hinge on the last bit of the data as the split-variable KKT
+ * Lemke did on diodeBridge20), that Lemke second. 1 answered, 0 not (a QP failed or an answer
+ * fails the rows: the caller falls back to the branch and bound, which is exact). */
 static int monotone_solve(bnb *b, const lcp_structure *cs, double *t, double *z, nsdae_minnorm_result *res)
 {
     const lcp_reduced *r = b->r;
