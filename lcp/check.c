@@ -56,11 +56,37 @@
 
 typedef struct rows {
     const nsdae_mlcp *p;
-    double *s, *fl, *cmax;   /* per row: terms + floor, floor; per column: largest |M_ij| */
+    const double *cmax, *rsum;   /* of M alone (lcp_check_scale_compute) */
+    double *s, *fl;          /* per row: terms + floor, floor */
     double *tz, *zloc;       /* per row: sum_j |M_ij z_j|; per column: the largest tz of its rows */
     double zs, zmax;
     double zcap;             /* the floor's zs at most this (INFINITY: uncapped) */
+    int has_box;             /* zloc is measured only for box rows' own units */
 } rows;
+
+/* max(kept, v) where kept is never NaN: fmax's result (a NaN v is ignored) without its call,
+ * which this file made ~800 times per small step */
+static inline double keep_max(double kept, double v)
+{
+    return v > kept ? v : kept;
+}
+
+void lcp_check_scale_compute(const nsdae_mlcp *p, double *cmax, double *rsum)
+{
+    int N = p->size;
+    for (int j = 0; j < N; j++) {
+        cmax[j] = 0;
+        for (int i = 0; i < N; i++)
+            cmax[j] = keep_max(cmax[j], fabs(p->M[i + (size_t)j * N]));
+    }
+    for (int i = 0; i < N; i++) {
+        double rs = 0;
+        for (int j = 0; j < N; j++)
+            if (cmax[j] > 0)
+                rs += fabs(p->M[i + (size_t)j * N]) / cmax[j];
+        rsum[i] = rs;
+    }
+}
 
 /* How far z_j (or a bound distance d) moves the rows it enters, relative to their terms s_k
  * above their rounding levels fl_k. */
@@ -68,11 +94,11 @@ static double component_size(const rows *R, int j, double d)
 {
     const nsdae_mlcp *p = R->p;
     int N = p->size;
-    double worst = 0;
+    double worst = 0, ad = fabs(d);
     for (int k = 0; k < N; k++) {
-        double c = fmax(0, fabs(p->M[k + (size_t)j * N]) * fabs(d) - R->fl[k]);
+        double c = fabs(p->M[k + (size_t)j * N]) * ad - R->fl[k];
         if (c > 0)
-            worst = fmax(worst, c / R->s[k]);
+            worst = keep_max(worst, c / R->s[k]);
     }
     if (R->cmax[j] > 0)
         return worst;
@@ -112,25 +138,26 @@ static int rows_measure(rows *R, const double *z, const double *w)
     for (int j = 0; j < N; j++) {
         if (!isfinite(z[j]) || !isfinite(w[j]))
             return -1;
-        R->zmax = fmax(R->zmax, fabs(z[j]));
-        R->zs = fmax(R->zs, R->cmax[j] * fabs(z[j]));
-        R->zloc[j] = 0;
+        R->zmax = keep_max(R->zmax, fabs(z[j]));
+        R->zs = keep_max(R->zs, R->cmax[j] * fabs(z[j]));
     }
-    for (int i = 0; i < N; i++) {
-        double t = 0;
-        for (int j = 0; j < N; j++)
-            t += fabs(p->M[i + (size_t)j * N] * z[j]);
-        R->tz[i] = t;
-        for (int j = 0; j < N; j++)
-            if (p->M[i + (size_t)j * N] != 0)
-                R->zloc[j] = fmax(R->zloc[j], t);
+    for (int i = 0; i < N; i++)   /* by columns (M is column-major), each sum in the order of j */
+        R->tz[i] = 0;
+    for (int j = 0; j < N; j++) {
+        const double *col = p->M + (size_t)j * N;
+        for (int i = 0; i < N; i++)
+            R->tz[i] += fabs(col[i] * z[j]);
     }
+    if (R->has_box)
+        for (int j = 0; j < N; j++) {
+            R->zloc[j] = 0;
+            for (int i = 0; i < N; i++)
+                if (p->M[i + (size_t)j * N] != 0)
+                    R->zloc[j] = keep_max(R->zloc[j], R->tz[i]);
+        }
+    double zf = fmin(R->zs, R->zcap);
     for (int i = 0; i < N; i++) {
-        double rs = 0;
-        for (int j = 0; j < N; j++)
-            if (R->cmax[j] > 0)
-                rs += fabs(p->M[i + (size_t)j * N]) / R->cmax[j];
-        R->fl[i] = 64 * N * EPS * rs * fmin(R->zs, R->zcap);
+        R->fl[i] = 64 * N * EPS * R->rsum[i] * zf;
         R->s[i] = fabs(p->q[i]) + R->tz[i] + R->fl[i];
         if (!isfinite(R->s[i]))
             return -1;
@@ -149,12 +176,13 @@ static double rows_violation(rows *R, const double *z, const double *w)
     for (int i = 0; i < N; i++) {
         nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
         /* s_i = 0: row i has no terms at all, w_i = 0 exactly */
-        double wr = R->s[i] > 0 ? copysign(fmax(0, fabs(w[i]) - R->fl[i]), w[i]) / R->s[i] : 0, e;
+        double above = fabs(w[i]) - R->fl[i];
+        double wr = R->s[i] > 0 ? copysign(above > 0 ? above : 0, w[i]) / R->s[i] : 0, e;
         if (k == NSDAE_ROW_EQUALITY) {
             e = fabs(wr);
         } else if (k == NSDAE_ROW_COMPLEMENTARITY) {
-            double zsz = component_size(R, i, z[i]);
-            e = fmax(fmax(-wr, z[i] < 0 ? zsz : 0), fmin(fabs(wr), zsz));
+            double zsz = component_size(R, i, z[i]), awr = fabs(wr);
+            e = keep_max(keep_max(-wr, z[i] < 0 ? zsz : 0), awr < zsz ? awr : zsz);
         } else {   /* box: inside [lo, hi]; w > 0 only at lo, w < 0 only at hi */
             double lo = p->lo[i], hi = p->hi[i];
             double dlo = isinf(lo) ? INFINITY : bound_distance(R, i, z[i] - lo);
@@ -175,7 +203,7 @@ static double data_scale(const rows *R)
     const nsdae_mlcp *p = R->p;
     double Q = 0;
     for (int i = 0; i < p->size; i++) {
-        Q = fmax(Q, fabs(p->q[i]));
+        Q = keep_max(Q, fabs(p->q[i]));
         if (p->kind && p->kind[i] == NSDAE_ROW_BOX) {
             if (isfinite(p->lo[i]))
                 Q = fmax(Q, R->cmax[i] * fabs(p->lo[i]));
@@ -211,23 +239,14 @@ int lcp_active_side(const nsdae_mlcp *p, int i, double zi, double wi)
     return 0;
 }
 
-double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double *dc, const double *z,
-                            const double *w)
+/* The check with M's column maxima and row sums given (cached per matrix by the caller). */
+static double violation(const nsdae_mlcp *p, const double *cmax, const double *rsum, double *buf,
+                        const double *z, const double *w)
 {
-    (void)dr;
-    (void)dc;
-    int N = p->size;
-    /* on the stack for the fast path's sizes: it checks every candidate pattern per step */
-    double small[7 * LCP_FAST_MAX_N];
-    double *buf = N <= LCP_FAST_MAX_N ? small : malloc(sizeof(double) * 7 * (size_t)N);
-    if (!buf)
-        return INFINITY;
-    rows R = {p, buf, buf + N, buf + 2 * N, buf + 3 * N, buf + 4 * N, 0, 0, INFINITY};
-    for (int j = 0; j < N; j++) {
-        R.cmax[j] = 0;
-        for (int i = 0; i < N; i++)
-            R.cmax[j] = fmax(R.cmax[j], fabs(p->M[i + (size_t)j * N]));
-    }
+    int N = p->size, has_box = 0;
+    for (int i = 0; p->kind && i < N; i++)
+        has_box |= p->kind[i] == NSDAE_ROW_BOX;
+    rows R = {p, cmax, rsum, buf, buf + N, buf + 2 * N, buf + 3 * N, 0, 0, INFINITY, has_box};
     double worst = rows_violation(&R, z, w);
     double Q = data_scale(&R);
     if (worst <= NSDAE_TOL_RESIDUAL && R.zs > FAR * Q) {
@@ -240,7 +259,7 @@ double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double 
          * scale. Uncapped, a single huge entry lifts every row's floor again: fuzzing's
          * crash-e3aa... (M_31 = 1e14, z1 = 1/3) re-solved to z2 = -3.3e-5 on a row whose terms
          * are 1, under a floor of 4e-3 (the solution has z2 = 1, z3 = 1000). */
-        double *zp = buf + 5 * N, *wp = buf + 6 * N, vp = INFINITY;
+        double *zp = buf + 4 * N, *wp = buf + 5 * N, vp = INFINITY;
         if (lcp_pattern_point(p, z, w, zp) == 0) {
             lcp_caller_w(p, zp, wp);
             vp = rows_violation(&R, zp, wp);
@@ -253,7 +272,33 @@ double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double 
         }
         worst = fmax(worst, vp);
     }
+    return worst;
+}
+
+double lcp_checked_violation(const nsdae_mlcp *p, const double *cmax, const double *rsum, const double *z,
+                             const double *w)
+{
+    int N = p->size;
+    /* on the stack for the fast path's sizes: it checks every candidate pattern per step */
+    double small[8 * LCP_FAST_MAX_N];
+    double *buf = N <= LCP_FAST_MAX_N ? small : malloc(sizeof(double) * 8 * (size_t)N);
+    if (!buf)
+        return INFINITY;
+    if (!cmax || !rsum) {
+        lcp_check_scale_compute(p, buf + 6 * N, buf + 7 * N);
+        cmax = buf + 6 * N;
+        rsum = buf + 7 * N;
+    }
+    double worst = violation(p, cmax, rsum, buf, z, w);
     if (buf != small)
         free(buf);
     return worst;
+}
+
+double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double *dc, const double *z,
+                            const double *w)
+{
+    (void)dr;
+    (void)dc;
+    return lcp_checked_violation(p, NULL, NULL, z, w);
 }

@@ -78,9 +78,11 @@ static int point_factor(lcp_fast *f, unsigned mask, const double *A)
     double *LU = f->LU[mask], *dr = f->pdr[mask], *dc = f->pdc[mask];
     for (int i = 0; i < N; i++)
         dr[i] = dc[i] = 1.0;
+    f->punit[mask] = 1;
     memcpy(LU, A, sizeof(double) * (size_t)N * N);
     if (!lcp_small_lu(N, LU, f->piv[mask]) && lcp_small_rcond(N, A, LU, f->piv[mask]) >= NSDAE_TOL_FAST_RCOND)
         return 1;
+    f->punit[mask] = 0;
     double As[LCP_FAST_MAX_N * LCP_FAST_MAX_N];
     lcp_scale_factors(N, A, dr, dc);
     lcp_scale_matrix(N, A, dr, dc, As);
@@ -96,6 +98,10 @@ static int point_factor(lcp_fast *f, unsigned mask, const double *A)
 static void point_solve(const lcp_fast *f, unsigned mask, double *b)
 {
     int N = f->N;
+    if (f->punit[mask]) {   /* the common case: two N-loops of products by 1 saved per solve */
+        lcp_small_lu_solve(N, f->LU[mask], f->piv[mask], b);
+        return;
+    }
     for (int i = 0; i < N; i++)
         b[i] *= f->pdr[mask][i];
     lcp_small_lu_solve(N, f->LU[mask], f->piv[mask], b);

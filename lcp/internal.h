@@ -215,6 +215,12 @@ nsdae_status lcp_scale_spec(int N, const double *dc, double alpha, const nsdae_m
  * invariant; +INFINITY for NaN/Inf. Accept with <= NSDAE_TOL_RESIDUAL. */
 double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double *dc, const double *z,
                             const double *w);
+/* What the check needs of M alone, for callers that check many points of one matrix: each
+ * column's largest |M_ij| (cmax, N) and each row's sum_j |M_ij| / cmax_j (rsum, N). O(N^2). */
+void lcp_check_scale_compute(const nsdae_mlcp *p, double *cmax, double *rsum);
+/* lcp_scaled_violation with cmax, rsum of p's matrix given (NULL: computed here). */
+double lcp_checked_violation(const nsdae_mlcp *p, const double *cmax, const double *rsum, const double *z,
+                             const double *w);
 /* Which end of row i (z_i, w_i) is nearest to: -1 z_i at its lower end (0 or lo), +1 at hi,
  * 0 free with w_i = 0 (the nearest of the three conditions wins). */
 int lcp_active_side(const nsdae_mlcp *p, int i, double zi, double wi);
@@ -239,6 +245,7 @@ typedef struct lcp_origin {
     const double *dr, *dc;   /* z = dc zs / alpha, w = ws / (alpha dr) (scale.c) */
     double alpha;
     double *z, *w;           /* scratch, p->size each */
+    const double *cmax, *rsum;   /* lcp_check_scale_compute of p, or NULL (computed per check) */
 } lcp_origin;
 /* 1 if the equilibrated point zs of ps passes the per-row check (lcp_scaled_violation <=
  * NSDAE_TOL_RESIDUAL) on o's data, or on ps itself when o is NULL. */
@@ -270,6 +277,7 @@ typedef struct lcp_fast {
     /* POINT: the pattern matrix's own equilibration (powers of two; 1 when LU is of the matrix
      * itself): LU factors pdr A pdc */
     double pdr[1 << LCP_FAST_MAX_M][LCP_FAST_MAX_N], pdc[1 << LCP_FAST_MAX_M][LCP_FAST_MAX_N];
+    unsigned char punit[1 << LCP_FAST_MAX_M];   /* POINT: pdr = pdc = 1 (solves skip the scaling) */
     double nul[1 << LCP_FAST_MAX_M][LCP_FAST_MAX_N], lnul[1 << LCP_FAST_MAX_M][LCP_FAST_MAX_N];
 } lcp_fast;
 

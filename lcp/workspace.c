@@ -15,6 +15,7 @@ struct nsdae_lcp_workspace {
     double *dr, *dc, *Ms;    /* equilibration and the scaled matrix */
     double *qs, *los, *his, *zs, *wsc, *zref, *Q;
     double *zo, *wo;         /* scratch: candidates mapped back to the caller's units for the check */
+    double *cmax, *rsum;     /* the caller's M as the per-row check needs it (check.c), per matrix */
     int *sel;
     lcp_structure structure; /* the prepared matrix's kind of solution set (structure.c) */
     lcp_fast fast;           /* ~40 KB, written only by lcp_fast_prepare: never zeroed */
@@ -49,7 +50,7 @@ static int reserve(nsdae_lcp_workspace *ws, int N)
         return 0;
     size_t n = (size_t)N, nn = n * n;
     /* doubles first, then the int-sized arrays: alignment holds without padding */
-    size_t bytes = sizeof(double) * (3 * nn + 10 * n) + sizeof(nsdae_row_kind) * n + sizeof(int) * n;
+    size_t bytes = sizeof(double) * (3 * nn + 12 * n) + sizeof(nsdae_row_kind) * n + sizeof(int) * n;
     double *b = malloc(bytes);
     if (!b)
         return -1;
@@ -58,10 +59,10 @@ static int reserve(nsdae_lcp_workspace *ws, int N)
     ws->M = b;
     ws->Ms = b + nn;
     ws->Q = b + 2 * nn;
-    double **vec[] = {&ws->dr, &ws->dc, &ws->qs, &ws->los, &ws->his, &ws->zs, &ws->wsc, &ws->zref, &ws->zo, &ws->wo};
+    double **vec[] = {&ws->dr, &ws->dc, &ws->qs, &ws->los, &ws->his, &ws->zs, &ws->wsc, &ws->zref, &ws->zo, &ws->wo, &ws->cmax, &ws->rsum};
     for (size_t i = 0; i < sizeof vec / sizeof *vec; i++)
         *vec[i] = b + 3 * nn + i * n;
-    ws->kind = (nsdae_row_kind *)(b + 3 * nn + 10 * n);
+    ws->kind = (nsdae_row_kind *)(b + 3 * nn + 12 * n);
     ws->sel = (int *)(ws->kind + n);
     ws->cap = N;
     return 0;
@@ -92,6 +93,7 @@ static nsdae_status prepare(nsdae_lcp_workspace *ws, const nsdae_mlcp *p, nsdae_
         ws->kind[i] = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
     lcp_scale_factors(N, p->M, ws->dr, ws->dc);
     lcp_scale_matrix(N, p->M, ws->dr, ws->dc, ws->Ms);
+    lcp_check_scale_compute(p, ws->cmax, ws->rsum);
     lcp_fast_prepare(&ws->fast, N, ws->Ms, ws->kind);
     ws->N = N;
     return NSDAE_OK;
@@ -119,7 +121,7 @@ nsdae_status nsdae_lcp_minnorm_ws(nsdae_lcp_workspace *ws, const nsdae_mlcp *p, 
         return st;
     int has_box = p->lo && p->hi;
     nsdae_mlcp ps = {N, ws->Ms, ws->qs, p->kind, has_box ? ws->los : NULL, has_box ? ws->his : NULL};
-    lcp_origin orig = {p, ws->dr, ws->dc, alpha, ws->zo, ws->wo};
+    lcp_origin orig = {p, ws->dr, ws->dc, alpha, ws->zo, ws->wo, ws->cmax, ws->rsum};
     if (ws->fast.ok)
         st = lcp_fast_minnorm(&ws->fast, &ps, &orig, &sspec, ws->zs, &res, err);
     else
@@ -142,7 +144,7 @@ nsdae_status nsdae_lcp_minnorm_ws(nsdae_lcp_workspace *ws, const nsdae_mlcp *p, 
         } else {
             lcp_scale_z_to_caller(N, ws->dc, alpha, ws->zs, z);
             lcp_caller_w(p, z, w);
-            double v = lcp_scaled_violation(p, ws->dr, ws->dc, z, w);
+            double v = lcp_checked_violation(p, ws->cmax, ws->rsum, z, w);
             if (!(v <= NSDAE_TOL_RESIDUAL))
                 st = nsdae_error_set(err, NSDAE_NUMERICAL,
                                      "minnorm: the selected solution violates the MLCP by %.3g (relative)", v);
