@@ -62,14 +62,8 @@ typedef struct rows {
     double zs, zmax;
     double zcap;             /* the floor's zs at most this (INFINITY: uncapped) */
     int has_box;             /* zloc is measured only for box rows' own units */
+    int tz_ready;            /* tz already holds the terms of the point checked next */
 } rows;
-
-/* max(kept, v) where kept is never NaN: fmax's result (a NaN v is ignored) without its call,
- * which this file made ~800 times per small step */
-static inline double keep_max(double kept, double v)
-{
-    return v > kept ? v : kept;
-}
 
 void lcp_check_scale_compute(const nsdae_mlcp *p, double *cmax, double *rsum)
 {
@@ -77,7 +71,7 @@ void lcp_check_scale_compute(const nsdae_mlcp *p, double *cmax, double *rsum)
     for (int j = 0; j < N; j++) {
         cmax[j] = 0;
         for (int i = 0; i < N; i++)
-            cmax[j] = keep_max(cmax[j], fabs(p->M[i + (size_t)j * N]));
+            cmax[j] = lcp_keep_max(cmax[j], fabs(p->M[i + (size_t)j * N]));
     }
     for (int i = 0; i < N; i++) {
         double rs = 0;
@@ -98,7 +92,7 @@ static double component_size(const rows *R, int j, double d)
     for (int k = 0; k < N; k++) {
         double c = fabs(p->M[k + (size_t)j * N]) * ad - R->fl[k];
         if (c > 0)
-            worst = keep_max(worst, c / R->s[k]);
+            worst = lcp_keep_max(worst, c / R->s[k]);
     }
     if (R->cmax[j] > 0)
         return worst;
@@ -129,6 +123,36 @@ static double bound_distance(const rows *R, int i, double d)
     return fmax(component_size(R, i, d), own_units(R, i, d));
 }
 
+/* tz of z, by columns (M is column-major), each sum in the order of j; with w: also
+ * w = M z + q in lcp_caller_w's order of operations (the same numbers), in the same pass. */
+static void row_terms(rows *R, const double *z, double *w)
+{
+    const nsdae_mlcp *p = R->p;
+    int N = p->size;
+    double *restrict tz = R->tz;
+    for (int i = 0; i < N; i++)
+        tz[i] = 0;
+    if (!w) {
+        for (int j = 0; j < N; j++) {
+            const double *col = p->M + (size_t)j * N;
+            for (int i = 0; i < N; i++)
+                tz[i] += fabs(col[i] * z[j]);
+        }
+        return;
+    }
+    for (int i = 0; i < N; i++)
+        w[i] = p->q[i];
+    for (int j = 0; j < N; j++) {
+        const double *col = p->M + (size_t)j * N;
+        double zj = z[j];
+        for (int i = 0; i < N; i++) {
+            double t = col[i] * zj;
+            tz[i] += fabs(t);
+            w[i] += t;
+        }
+    }
+}
+
 /* Terms, floors and the point's size (see the header): 0, or -1 for a NaN/Inf. */
 static int rows_measure(rows *R, const double *z, const double *w)
 {
@@ -138,22 +162,17 @@ static int rows_measure(rows *R, const double *z, const double *w)
     for (int j = 0; j < N; j++) {
         if (!isfinite(z[j]) || !isfinite(w[j]))
             return -1;
-        R->zmax = keep_max(R->zmax, fabs(z[j]));
-        R->zs = keep_max(R->zs, R->cmax[j] * fabs(z[j]));
+        R->zmax = lcp_keep_max(R->zmax, fabs(z[j]));
+        R->zs = lcp_keep_max(R->zs, R->cmax[j] * fabs(z[j]));
     }
-    for (int i = 0; i < N; i++)   /* by columns (M is column-major), each sum in the order of j */
-        R->tz[i] = 0;
-    for (int j = 0; j < N; j++) {
-        const double *col = p->M + (size_t)j * N;
-        for (int i = 0; i < N; i++)
-            R->tz[i] += fabs(col[i] * z[j]);
-    }
+    if (!R->tz_ready)
+        row_terms(R, z, NULL);
     if (R->has_box)
         for (int j = 0; j < N; j++) {
             R->zloc[j] = 0;
             for (int i = 0; i < N; i++)
                 if (p->M[i + (size_t)j * N] != 0)
-                    R->zloc[j] = keep_max(R->zloc[j], R->tz[i]);
+                    R->zloc[j] = lcp_keep_max(R->zloc[j], R->tz[i]);
         }
     double zf = fmin(R->zs, R->zcap);
     for (int i = 0; i < N; i++) {
@@ -181,8 +200,9 @@ static double rows_violation(rows *R, const double *z, const double *w)
         if (k == NSDAE_ROW_EQUALITY) {
             e = fabs(wr);
         } else if (k == NSDAE_ROW_COMPLEMENTARITY) {
-            double zsz = component_size(R, i, z[i]), awr = fabs(wr);
-            e = keep_max(keep_max(-wr, z[i] < 0 ? zsz : 0), awr < zsz ? awr : zsz);
+            /* component_size is 0 at z_i = 0 and only matters when z_i < 0 or w_i is off 0 */
+            double awr = fabs(wr), zsz = z[i] != 0 && (z[i] < 0 || awr > 0) ? component_size(R, i, z[i]) : 0;
+            e = lcp_keep_max(lcp_keep_max(-wr, z[i] < 0 ? zsz : 0), awr < zsz ? awr : zsz);
         } else {   /* box: inside [lo, hi]; w > 0 only at lo, w < 0 only at hi */
             double lo = p->lo[i], hi = p->hi[i];
             double dlo = isinf(lo) ? INFINITY : bound_distance(R, i, z[i] - lo);
@@ -203,7 +223,7 @@ static double data_scale(const rows *R)
     const nsdae_mlcp *p = R->p;
     double Q = 0;
     for (int i = 0; i < p->size; i++) {
-        Q = keep_max(Q, fabs(p->q[i]));
+        Q = lcp_keep_max(Q, fabs(p->q[i]));
         if (p->kind && p->kind[i] == NSDAE_ROW_BOX) {
             if (isfinite(p->lo[i]))
                 Q = fmax(Q, R->cmax[i] * fabs(p->lo[i]));
@@ -239,14 +259,21 @@ int lcp_active_side(const nsdae_mlcp *p, int i, double zi, double wi)
     return 0;
 }
 
-/* The check with M's column maxima and row sums given (cached per matrix by the caller). */
+/* The check with M's column maxima and row sums given (cached per matrix by the caller); with
+ * wout, w is not given but computed into wout (= lcp_caller_w) in the pass that measures the
+ * rows' terms. */
 static double violation(const nsdae_mlcp *p, const double *cmax, const double *rsum, double *buf,
-                        const double *z, const double *w)
+                        const double *z, const double *w, double *wout)
 {
     int N = p->size, has_box = 0;
     for (int i = 0; p->kind && i < N; i++)
         has_box |= p->kind[i] == NSDAE_ROW_BOX;
-    rows R = {p, cmax, rsum, buf, buf + N, buf + 2 * N, buf + 3 * N, 0, 0, INFINITY, has_box};
+    rows R = {p, cmax, rsum, buf, buf + N, buf + 2 * N, buf + 3 * N, 0, 0, INFINITY, has_box, 0};
+    if (wout) {
+        row_terms(&R, z, wout);
+        w = wout;
+        R.tz_ready = 1;
+    }
     double worst = rows_violation(&R, z, w);
     double Q = data_scale(&R);
     if (worst <= NSDAE_TOL_RESIDUAL && R.zs > FAR * Q) {
@@ -254,6 +281,7 @@ static double violation(const nsdae_mlcp *p, const double *cmax, const double *r
          * of terms ~2, residual 8e-5) passed under a floor lifted by M_13 z3 = 2.5e20 */
         R.zcap = FAR * Q;
         worst = rows_violation(&R, z, w);
+        R.tz_ready = 0;
         /* far larger than the data: re-verified on its own pattern (header), whose point has
          * its fixed components exactly at their ends and so needs no floor beyond the data's
          * scale. Uncapped, a single huge entry lifts every row's floor again: fuzzing's
@@ -275,11 +303,12 @@ static double violation(const nsdae_mlcp *p, const double *cmax, const double *r
     return worst;
 }
 
-double lcp_checked_violation(const nsdae_mlcp *p, const double *cmax, const double *rsum, const double *z,
-                             const double *w)
+/* Both entries: buf on the stack for the fast path's sizes (it checks every candidate pattern
+ * per step), cmax and rsum computed when not given. */
+static double checked(const nsdae_mlcp *p, const double *cmax, const double *rsum, const double *z,
+                      const double *w, double *wout)
 {
     int N = p->size;
-    /* on the stack for the fast path's sizes: it checks every candidate pattern per step */
     double small[8 * LCP_FAST_MAX_N];
     double *buf = N <= LCP_FAST_MAX_N ? small : malloc(sizeof(double) * 8 * (size_t)N);
     if (!buf)
@@ -289,10 +318,22 @@ double lcp_checked_violation(const nsdae_mlcp *p, const double *cmax, const doub
         cmax = buf + 6 * N;
         rsum = buf + 7 * N;
     }
-    double worst = violation(p, cmax, rsum, buf, z, w);
+    double worst = violation(p, cmax, rsum, buf, z, w, wout);
     if (buf != small)
         free(buf);
     return worst;
+}
+
+double lcp_checked_violation(const nsdae_mlcp *p, const double *cmax, const double *rsum, const double *z,
+                             const double *w)
+{
+    return checked(p, cmax, rsum, z, w, NULL);
+}
+
+double lcp_checked_violation_w(const nsdae_mlcp *p, const double *cmax, const double *rsum, const double *z,
+                               double *w)
+{
+    return checked(p, cmax, rsum, z, NULL, w);
 }
 
 double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double *dc, const double *z,
@@ -300,5 +341,5 @@ double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double 
 {
     (void)dr;
     (void)dc;
-    return lcp_checked_violation(p, NULL, NULL, z, w);
+    return checked(p, NULL, NULL, z, w, NULL);
 }

@@ -242,7 +242,7 @@ static int point_piece(const lcp_fast *f, const nsdae_mlcp *ps, const lcp_origin
     point_solve(f, mask, x);
     refine(f, ps, mask, b, x);
     for (int i = 0; i < N; i++)
-        xmax = fmax(xmax, fabs(x[i]));
+        xmax = lcp_keep_max(xmax, fabs(x[i]));
     /* equilibrated data: |q'| <= 1, |M'| entries <= 2, so this is relative */
     double tol = NSDAE_TOL_SIGN * (1 + xmax);
     for (int c = 0; c < f->m; c++) {
@@ -252,7 +252,7 @@ static int point_piece(const lcp_fast *f, const nsdae_mlcp *ps, const lcp_origin
     }
     for (int c = 0; c < f->m; c++)   /* a degenerate point within tolerance: clip to the cone */
         if (mask >> c & 1u)
-            x[f->comp[c]] = fmax(x[f->comp[c]], 0.0);
+            x[f->comp[c]] = lcp_keep_max(0.0, x[f->comp[c]]);
     /* The sign tests above are in equilibrated units, where a row dominated by one huge entry is
      * divided by it: M = [6 0; 5 1e150], q = (-4.5625, -6) at z2 = 0 leaves w2 = -2.2, which is
      * -1.3e-100 there. Each caller row against its own terms decides (check.c). */
@@ -277,12 +277,12 @@ static int line_piece(const lcp_fast *f, const nsdae_mlcp *ps, const lcp_origin 
         x0[i] = 0;
         for (int j = 0; j < N; j++)
             x0[i] += f->LU[mask][i + (size_t)j * N] * b[j];
-        bmax = fmax(bmax, fabs(b[i]));
+        bmax = lcp_keep_max(bmax, fabs(b[i]));
         u += f->lnul[mask][i] * b[i];
     }
     refine(f, ps, mask, b, x0);
     for (int i = 0; i < N; i++)
-        xmax = fmax(xmax, fabs(x0[i]));
+        xmax = lcp_keep_max(xmax, fabs(x0[i]));
     if (fabs(u) > NSDAE_TOL_RESIDUAL * (bmax + xmax))
         return 0;   /* the pattern's equations are inconsistent */
     double tol = NSDAE_TOL_SIGN * (1 + xmax), lo = -INFINITY, hi = INFINITY, tlo = -INFINITY, thi = INFINITY;

@@ -221,6 +221,9 @@ void lcp_check_scale_compute(const nsdae_mlcp *p, double *cmax, double *rsum);
 /* lcp_scaled_violation with cmax, rsum of p's matrix given (NULL: computed here). */
 double lcp_checked_violation(const nsdae_mlcp *p, const double *cmax, const double *rsum, const double *z,
                              const double *w);
+/* The same at w = M z + q, written into w (lcp_caller_w's numbers) in the check's own pass. */
+double lcp_checked_violation_w(const nsdae_mlcp *p, const double *cmax, const double *rsum, const double *z,
+                               double *w);
 /* Which end of row i (z_i, w_i) is nearest to: -1 z_i at its lower end (0 or lo), +1 at hi,
  * 0 free with w_i = 0 (the nearest of the three conditions wins). */
 int lcp_active_side(const nsdae_mlcp *p, int i, double zi, double wi);
@@ -325,6 +328,13 @@ int lcp_forced_pattern(const lcp_reduced *r, signed char *st, lcp_arena *ar);
 nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const nsdae_minnorm_spec *spec,
                              lcp_structure *cache, double *z, double *w, nsdae_minnorm_result *result,
                              nsdae_error *err);
+
+/* max(kept, v) for a kept that is never NaN: fmax's result (a NaN v is ignored), without the
+ * library call gcc emits for fmax (~10 instructions each, ~1000 per small step in the hot loops) */
+static inline double lcp_keep_max(double kept, double v)
+{
+    return v > kept ? v : kept;
+}
 
 /* Intersects [lo, hi] with {s : g0 + s g1 >= 0} (exact) and [tlo, thi] with {s : g0 + s g1 >= -tol}
  * (with tolerance): the sign constraints of a piece restricted to a line z0 + s n. g1 != 0. */

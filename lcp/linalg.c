@@ -10,8 +10,8 @@ int lcp_same_point(int n, const double *a, const double *b)
 {
     double d = 0, s = 0;
     for (int i = 0; i < n; i++) {
-        d = fmax(d, fabs(a[i] - b[i]));
-        s = fmax(s, fmax(fabs(a[i]), fabs(b[i])));
+        d = lcp_keep_max(d, fabs(a[i] - b[i]));
+        s = lcp_keep_max(lcp_keep_max(s, fabs(a[i])), fabs(b[i]));
     }
     return d <= NSDAE_TOL_SAME_SOLUTION * (1 + s);
 }

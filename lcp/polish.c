@@ -137,8 +137,7 @@ int lcp_origin_accepts(const lcp_origin *o, const nsdae_mlcp *ps, const double *
         return lcp_scaled_violation(ps, NULL, NULL, zs, w) <= NSDAE_TOL_RESIDUAL;
     }
     lcp_scale_z_to_caller(o->p->size, o->dc, o->alpha, zs, o->z);
-    lcp_caller_w(o->p, o->z, o->w);
-    return lcp_checked_violation(o->p, o->cmax, o->rsum, o->z, o->w) <= NSDAE_TOL_RESIDUAL;
+    return lcp_checked_violation_w(o->p, o->cmax, o->rsum, o->z, o->w) <= NSDAE_TOL_RESIDUAL;
 }
 
 int lcp_accept_or_polish(const nsdae_mlcp *ps, const lcp_origin *o, double *z, double *w)
