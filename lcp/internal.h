@@ -131,6 +131,27 @@ int lcp_qp_ws_init(lcp_qp_ws *ws, const lcp_reduced *r, int extra_eq, lcp_arena 
 int lcp_qp_solve(const lcp_reduced *r, const signed char *st, const double *H, const double *g, int nex,
                  const double *Aex, const double *bex, double *t, lcp_qp_ws *ws);
 
+/* ---- node bounds by a warm-started dual active-set method (dualqp.c) --------------------- */
+/* min 1/2 t'Ht + g't + c0 over a node's rows, H positive definite; rows 2i: v_i(t), 2i + 1: r_i(t). */
+typedef struct lcp_dqp {
+    int k, nrow;
+    double c0, uu, tol;
+    double *At, *b, *au;   /* L^-1 a_j (k x nrow), offsets b_j, at_j'u */
+    double *u, *L, *R;     /* L^-1 g; H = L L'; N'N = R'R on the active rows */
+    int *W, nw;            /* active rows */
+    double *N, *an;        /* N = [at_j, j in W] (k x (k + 1)); |at_j| */
+    signed char *last;     /* the last solved node's final active set, factor kept (kept = 1) */
+    int kept;
+    double *lam, *s, *c, *x, *y, *z;
+} lcp_dqp;
+
+/* 0 ready, 1 H not positive definite (or k = 0): not usable, -1 out of memory. */
+int lcp_dqp_init(lcp_dqp *d, const lcp_reduced *r, const double *H, const double *g, double c0, lcp_arena *ar);
+/* The node st's relaxation from the warm active set act (nrow flags, updated to the final set).
+ * 0 solved: t its minimiser, *bound its value; 1 *bound > cutoff is a proven lower bound (the
+ * node can be pruned, t unset); 2 failed (iteration limit, rank trouble): use lcp_qp_solve. */
+int lcp_dqp_solve(lcp_dqp *d, const signed char *st, signed char *act, double cutoff, double *t, double *bound);
+
 /* Is y feasible for the constraints G y + h >= 0 (nc rows of ny, row-major), up to rounding? */
 int lcp_kkt_feasible(int ny, int nc, const double *G, const double *h, const double *y);
 

@@ -31,6 +31,9 @@ typedef struct bnb {
     long nodes, leaves;
     int ball;             /* ball_fix applies: the objective's Hessian in t is positive definite */
     double *vn, *rn;      /* m: sqrt(a'H^-1 a) for the rows a = V_i, R_i */
+    lcp_dqp dqp;          /* node bounds by the warm-started dual method (dualqp.c) */
+    int dqp_ok;           /* usable: H positive definite, not counting */
+    long dqp_fallback;    /* nodes it could not decide (the KKT Lemke then did) */
 } bnb;
 
 static double ftol(double f)
@@ -184,14 +187,24 @@ static void ball_prepare(bnb *b)
     b->ball = 1;
 }
 
+/* Both children of the node whose active set is act start from it (slots top, top + 1; act may
+ * be slot top itself). */
+static void warm_children(signed char *acts, const signed char *act, int top, int len)
+{
+    signed char *a2 = acts + (size_t)top * len;
+    memmove(a2, act, (size_t)len);
+    memcpy(a2 + len, a2, (size_t)len);
+}
+
 static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
 {
     const lcp_reduced *r = b->r;
     int m = r->m, k = r->k;
     int cap = 2 * m + 2;
     signed char *stack = lcp_arena_alloc(b->ar, (size_t)cap * (m + 1));
+    signed char *acts = lcp_arena_alloc(b->ar, (size_t)cap * (2 * m + 1));   /* warm active sets */
     double *t = lcp_arena_doubles(b->ar, (size_t)k + 1);
-    if (!stack || !t)
+    if (!stack || !acts || !t)
         return nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
     /* root: every index free, except those in the same state in every solution (decompose.c) */
     if (lcp_forced_pattern(r, stack, b->ar) < 0)
@@ -199,7 +212,7 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
     int top = 1;
     double ctol = NSDAE_TOL_COMPLEMENTARITY * r->scale;
     while (top > 0) {
-        signed char *st = stack + (size_t)(--top) * (m + 1);
+        signed char *st = stack + (size_t)(--top) * (m + 1), *act = acts + (size_t)top * (2 * m + 1);
         b->nodes++;
         int nfree = 0;
         for (int i = 0; i < m; i++)
@@ -219,7 +232,16 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
                 return nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
             continue;
         }
-        int s = lcp_qp_solve(r, st, b->o->H, b->o->g, 0, NULL, NULL, t, b->ws);
+        int s = 2;
+        if (b->dqp_ok) {
+            double bound;
+            s = lcp_dqp_solve(&b->dqp, st, act, b->best + ftol(b->best), t, &bound);
+            if (s == 1)   /* a proven lower bound above the incumbent */
+                continue;
+            b->dqp_fallback += s != 0;
+        }
+        if (s != 0)
+            s = lcp_qp_solve(r, st, b->o->H, b->o->g, 0, NULL, NULL, t, b->ws);
         if (s == 1)
             continue;
         if (s != 0) {
@@ -234,6 +256,7 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
             signed char *c2 = stack + (size_t)top * (m + 1), *c1 = c2 + (m + 1);
             memmove(c2, st, (size_t)m);
             memcpy(c1, c2, (size_t)m);
+            warm_children(acts, act, top, 2 * m + 1);
             c2[bi] = LCP_V0;
             c1[bi] = LCP_R0;
             top += 2;
@@ -278,6 +301,7 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
         /* st may alias c2's slot: copy it before overwriting */
         memmove(c2, st, (size_t)m);
         memcpy(c1, c2, (size_t)m);
+        warm_children(acts, act, top, 2 * m + 1);
         c2[bi] = second;
         c1[bi] = first;
         top += 2;
@@ -569,6 +593,12 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
             candidate(&b, t, checked_objective(&b, lcp_objective_eval(&o, k, t)), 0);
     }
     ball_prepare(&b);
+    int dq = counting ? 1 : lcp_dqp_init(&b.dqp, &r, o.H, o.g, o.c0, &ar);
+    if (dq < 0) {
+        st = nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
+        goto done;
+    }
+    b.dqp_ok = dq == 0;
     if ((st = branch_and_bound(&b, err)))
         goto done;
     res.nodes = b.nodes;
