@@ -332,3 +332,34 @@ Test(nonconvex, random_mlcp_with_equality_rows_against_brute_force)
     }
     cr_assert(several >= 10, "solved %d, several solutions %d", solved, several);
 }
+
+/* Dense nonconvex LCPs (entries in (-1, 1), no structure for the presolve to use: decompose.c
+ * fixes nothing), m = 6..10, against the brute force: these are decided by the branch and bound
+ * itself, its node bounds by the warm-started dual method (dualqp.c), pruned by the incumbent. */
+Test(nonconvex, random_dense_against_brute_force)
+{
+    int solved = 0, several = 0, searched = 0;
+    for (int rep = 0; rep < 120; rep++) {
+        int m = 6 + rep % 5;
+        double M[MAXM * MAXM], q[MAXM];
+        for (int i = 0; i < m; i++) {
+            q[i] = urand();
+            for (int j = 0; j < m; j++)
+                M[i + j * m] = urand();
+        }
+        int count;
+        double want = brute_force(m, 0, M, q, &count);
+        nsdae_mlcp p = {m, M, q, NULL, NULL, NULL};
+        double z[MAXM], w[MAXM];
+        nsdae_minnorm_result res;
+        nsdae_error err = {0};
+        if (isfinite(want) && nsdae_lcp_minnorm(&p, NULL, z, w, &res, &err) == NSDAE_OK)
+            searched += res.nodes > 1;
+        if (!expect_minnorm(&p, want, count, rep))
+            continue;
+        solved++;
+        several += count > 1;
+    }
+    cr_assert(several >= 30 && searched >= 30, "solved %d, several solutions %d, searched %d", solved, several,
+              searched);
+}
