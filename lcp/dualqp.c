@@ -45,6 +45,10 @@ int lcp_dqp_init(lcp_dqp *d, const lcp_reduced *r, const double *H, const double
     d->an = lcp_arena_doubles(ar, (size_t)nrow + 1);
     d->last = lcp_arena_alloc(ar, (size_t)nrow + 1);
     d->kept = 0;
+    d->sR = lcp_arena_doubles(ar, (size_t)k * k + 1);
+    d->sN = lcp_arena_doubles(ar, (size_t)k * (k + 1) + 1);
+    d->sW = lcp_arena_alloc(ar, sizeof(int) * ((size_t)k + 1));
+    d->slast = lcp_arena_alloc(ar, (size_t)nrow + 1);
     d->lam = lcp_arena_doubles(ar, (size_t)k + 2);
     d->s = lcp_arena_doubles(ar, (size_t)k + 1);
     d->c = lcp_arena_doubles(ar, (size_t)(nrow > k ? nrow : k) + 2);
@@ -316,4 +320,33 @@ int lcp_dqp_solve(lcp_dqp *d, const signed char *st, signed char *act, double cu
         eqp_multipliers(d, nw);   /* exact multipliers of the new active set */
     }
     return 2;
+}
+
+/* Copies of the kept factor: a node's children are tried one after the other from it (probing). */
+void lcp_dqp_save(lcp_dqp *d)
+{
+    int k = d->k, nw = d->nw;
+    d->skept = d->kept;
+    if (!d->kept)
+        return;
+    d->snw = nw;
+    for (int c = 0; c < nw; c++)
+        memcpy(d->sR + (size_t)c * k, d->R + (size_t)c * k, sizeof(double) * (size_t)(c + 1));
+    memcpy(d->sN, d->N, sizeof(double) * (size_t)k * nw);
+    memcpy(d->sW, d->W, sizeof(int) * (size_t)nw);
+    memcpy(d->slast, d->last, (size_t)d->nrow);
+}
+
+void lcp_dqp_restore(lcp_dqp *d)
+{
+    int k = d->k, nw = d->snw;
+    d->kept = d->skept;
+    if (!d->kept)
+        return;
+    d->nw = nw;
+    for (int c = 0; c < nw; c++)
+        memcpy(d->R + (size_t)c * k, d->sR + (size_t)c * k, sizeof(double) * (size_t)(c + 1));
+    memcpy(d->N, d->sN, sizeof(double) * (size_t)k * nw);
+    memcpy(d->W, d->sW, sizeof(int) * (size_t)nw);
+    memcpy(d->last, d->slast, (size_t)d->nrow);
 }

@@ -142,6 +142,9 @@ typedef struct lcp_dqp {
     double *N, *an;        /* N = [at_j, j in W] (k x (k + 1)); |at_j| */
     signed char *last;     /* the last solved node's final active set, factor kept (kept = 1) */
     int kept;
+    double *sR, *sN;       /* a saved copy of the kept factor (lcp_dqp_save) */
+    int *sW, snw, skept;
+    signed char *slast;
     double *lam, *s, *c, *x, *y, *z;
 } lcp_dqp;
 
@@ -151,6 +154,10 @@ int lcp_dqp_init(lcp_dqp *d, const lcp_reduced *r, const double *H, const double
  * 0 solved: t its minimiser, *bound its value; 1 *bound > cutoff is a proven lower bound (the
  * node can be pruned, t unset); 2 failed (iteration limit, rank trouble): use lcp_qp_solve. */
 int lcp_dqp_solve(lcp_dqp *d, const signed char *st, signed char *act, double cutoff, double *t, double *bound);
+/* Saves the kept factor of the last solved node / brings it back (its children can then all be
+ * tried from it). */
+void lcp_dqp_save(lcp_dqp *d);
+void lcp_dqp_restore(lcp_dqp *d);
 
 /* Is y feasible for the constraints G y + h >= 0 (nc rows of ny, row-major), up to rounding? */
 int lcp_kkt_feasible(int ny, int nc, const double *G, const double *h, const double *y);
