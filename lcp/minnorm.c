@@ -12,7 +12,9 @@ enum { TIE_CAP = 64, PROBE_CANDIDATES = 12 };
 typedef struct bnb {
     const lcp_reduced *r;
     const lcp_objective *o;
-    lcp_qp_ws *ws;
+    lcp_qp_ws *ws;        /* the KKT Lemke's workspace once made (qp_ws), else NULL */
+    lcp_qp_ws ws_store;
+    int ws_extra;         /* equality rows beyond the node's it must hold */
     lcp_arena *ar;
     int counting;
     double best;          /* incumbent objective */
@@ -37,6 +39,16 @@ typedef struct bnb {
     signed char *pst, *pact;   /* probing: a child's pattern and active set */
     double *pt;
 } bnb;
+
+/* The KKT Lemke's workspace, made on first use: it is O((2k + 3m)^2) doubles (50 MB zeroed on
+ * deltasigma, 20 % of its time) and the dual method (dualqp.c) often decides every node without
+ * it. NULL when out of memory (the arena then reports it). */
+static lcp_qp_ws *qp_ws(bnb *b)
+{
+    if (!b->ws && !lcp_qp_ws_init(&b->ws_store, b->r, b->ws_extra, b->ar))
+        b->ws = &b->ws_store;
+    return b->ws;
+}
 
 static double ftol(double f)
 {
@@ -123,7 +135,7 @@ static int relaxation_flat(bnb *b, const signed char *st, const double *t, int n
         memcpy(rows + (size_t)o->kp * k, Aex, sizeof(double) * (size_t)nex * k);
     for (int a = 0; a < nrow; a++)
         rhs[a] = lcp_dot(k, rows + (size_t)a * k, 1, t, 1);
-    int dim = lcp_poly_dimension(r, st, nrow, rows, rhs, t, D, b->ws);
+    int dim = qp_ws(b) ? lcp_poly_dimension(r, st, nrow, rows, rhs, t, D, b->ws) : -1;
     int flat = dim != 0;
     if (dim > 0) {   /* directions that move only variables invisible in z do not count */
         flat = 0;
@@ -286,6 +298,8 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
         if (nfree == 0) {
             lcp_piece pc;
             b->leaves++;
+            if (!qp_ws(b))
+                return nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
             int f = lcp_piece_examine(r, st, b->o, &pc, b->ws, b->ar);
             if (f < 0)
                 return nsdae_error_set(err, NSDAE_NUMERICAL, "minnorm: linear algebra failed on a leaf pattern");
@@ -307,6 +321,8 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
             b->dqp_fallback += s != 0;
         }
         int s_dqp = s == 0;
+        if (s != 0 && !qp_ws(b))
+            return nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
         if (s != 0)
             s = lcp_qp_solve(r, st, b->o->H, b->o->g, 0, NULL, NULL, t, b->ws);
         if (s == 1)
@@ -609,7 +625,6 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
     lcp_std s;
     lcp_reduced r;
     lcp_objective o;
-    lcp_qp_ws ws;
     bnb b = {0};
     int counting = spec && spec->count_solutions;
     if ((st = lcp_std_build(p, &ar, &s, err)))
@@ -642,18 +657,13 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
     if ((st = lcp_objective_build(&r, spec, &ar, &o, err)))
         goto done;
     b.o = &o;
-    /* the QP workspace only now: it is O((3m)^2) and the P-matrix path never needs it */
-    int extra = (o.z_injective ? 0 : o.kp) + (cache->kind != LCP_STRUCT_NONCONVEX ? cache->nL + 1 : 0);
-    if (lcp_qp_ws_init(&ws, &r, extra, &ar)) {
-        st = nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
-        goto done;
-    }
-    b.ws = &ws;
+    /* the QP workspace only when used (qp_ws): the P-matrix path never needs it */
+    b.ws_extra = (o.z_injective ? 0 : o.kp) + (cache->kind != LCP_STRUCT_NONCONVEX ? cache->nL + 1 : 0);
     /* counting a monotone problem's solutions needs the solution polyhedron's dimension, which
      * lcp_poly_dimension got wrong on a unique diode-bridge step (a continuum): the branch and
      * bound counts those, as before */
     int monotone = cache->kind != LCP_STRUCT_NONCONVEX && (!counting || cache->nL == k);
-    if (monotone && m > 0 && monotone_solve(&b, cache, t, z, &res))
+    if (monotone && m > 0 && qp_ws(&b) && monotone_solve(&b, cache, t, z, &res))
         goto finish;
     b.t_best = lcp_arena_doubles(&ar, (size_t)k + 1);
     b.tie_z = lcp_arena_doubles(&ar, (size_t)TIE_CAP * N);
@@ -698,7 +708,11 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
         if (b.tie_f[i] <= b.best + ftol(b.best) && !lcp_same_point(N, b.tie_z + (size_t)i * N, z))
             res.unique = 0;
     if (counting) {
-        lcp_piece_list_merge(&r, &b.pieces, &ws);
+        if (!qp_ws(&b)) {
+            st = nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
+            goto done;
+        }
+        lcp_piece_list_merge(&r, &b.pieces, b.ws);
         res.nsol = b.pieces.n;
         for (int i = 0; i < b.pieces.n; i++)
             if (b.pieces.v[i].dim > 0)
