@@ -199,9 +199,11 @@ static void eqp_multipliers(lcp_dqp *d, int nw)
     gram_solve(d, nw, d->y, d->lam);
 }
 
-/* Dual ray of an infeasible node: (lam, lp) + theta (-x, 1) on (W, p) keeps lam >= 0 for every theta >= 0 and
+/* Dual ray of an infeasible node: (lam, lp) + theta (-x, 1) on (W, p) (p's row taken with the
+ * sign sg that makes it violated) keeps lam >= 0 for every theta >= 0 and
  * raises q without end. Evaluates q there for growing theta: 1 with *bound > cutoff, 2 not. */
-static int ray_bound(lcp_dqp *d, const signed char *st, int nw, int p, double lp, double cutoff, double *bound)
+static int ray_bound(lcp_dqp *d, const signed char *st, int nw, int p, double sg, double lp, double cutoff,
+                     double *bound)
 {
     if (!isfinite(cutoff))
         return 2;
@@ -210,7 +212,7 @@ static int ray_bound(lcp_dqp *d, const signed char *st, int nw, int p, double lp
     for (double theta = 1; theta < 1e30; theta *= 16) {
         for (int i = 0; i < nw; i++)
             d->lam[i] = lam0[i] - theta * d->x[i];
-        d->lam[nw] = lp + theta;
+        d->lam[nw] = sg * (lp + theta);   /* row p's multiplier in its own orientation */
         d->W[nw] = p;   /* N has room for one more column */
         memcpy(d->N + (size_t)nw * d->k, d->At + (size_t)p * d->k, sizeof(double) * (size_t)d->k);
         double q = dual_value(d, st, nw + 1);
@@ -300,7 +302,7 @@ int lcp_dqp_solve(lcp_dqp *d, const signed char *st, signed char *act, double cu
                     blk = i;
                 }
             if (!isfinite(full) && blk < 0) {   /* no multipliers can reach row p: infeasible */
-                return ray_bound(d, st, nw, p, lp, cutoff, bound);
+                return ray_bound(d, st, nw, p, sg, lp, cutoff, bound);
             }
             double th = fmin(full, part);
             for (int i = 0; i < nw; i++)
