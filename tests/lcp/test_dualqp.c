@@ -253,3 +253,20 @@ Test(dualqp, general_rows_against_brute_force)
 {
     run_family(0, 300);
 }
+
+/* Two equalities on the same variable that contradict each other: t0 = 0 (v_0 = 0) and
+ * r_1 = t0 + 1 = 0. The second is dependent on the first, so it enters as a violated row
+ * (value +1 at t = 0, violated from above); its dual ray must raise the bound past any cutoff. */
+Test(dualqp, contradicting_equalities_are_pruned_by_the_dual_ray)
+{
+    double V[4] = {1, 0, 0, 1}, v0[2] = {0, 0}, R[4] = {2, 1, 0, 0}, r0[2] = {-1, 1};
+    double Z[4] = {1, 0, 0, 1}, z0[2] = {0, 0}, H[4] = {1, 0, 0, 1}, g[2] = {0, 0}, t[2], bound;
+    lcp_reduced r = {2, 2, 2, V, v0, R, r0, Z, z0, 1, 3.0};
+    lcp_arena ar = {0};
+    lcp_dqp d;
+    cr_assert_eq(lcp_dqp_init(&d, &r, H, g, 0.0, &ar), 0);
+    signed char st[2] = {LCP_V0, LCP_R0}, act[4] = {0};
+    cr_assert_eq(lcp_dqp_solve(&d, st, act, 1e3, t, &bound), 1);
+    cr_assert_gt(bound, 1e3);
+    lcp_arena_free(&ar);
+}
