@@ -126,6 +126,8 @@ static int relaxation_flat(bnb *b, const signed char *st, const double *t, int n
     int k = r->k, nrow = o->kp + nex;
     if (o->z_injective || k == 0)
         return 0;
+    if (!qp_ws(b))
+        return 1;
     double *buf = malloc(sizeof(double) * ((size_t)nrow * k + nrow + (size_t)k * k + 1));
     if (!buf)
         return 1;
@@ -583,7 +585,7 @@ static int monotone_solve(bnb *b, const lcp_structure *cs, double *t, double *z,
                 H[i + (size_t)j * k] = 2 * s;
             }
         have = gap_prox(b, H, gb, t);
-        if (!have) {   /* the split-variable KKT Lemke, the second route */
+        if (!have && qp_ws(b)) {   /* the split-variable KKT Lemke, the second route */
             b->ws->ray_second_route = 1;   /* the gap is bounded below: a ray here is a numerical failure */
             have = lcp_qp_solve(r, root, H, gb, 0, NULL, NULL, t, b->ws) == 0 && point_ok(b, t);
             b->ws->ray_second_route = 0;
@@ -597,7 +599,7 @@ static int monotone_solve(bnb *b, const lcp_structure *cs, double *t, double *z,
         bex[a] = lcp_dot(k, Aex + (size_t)a * k, 1, t, 1);
     memcpy(H, t, sizeof(double) * (size_t)k);   /* H is free again: it keeps t* */
     int ok = solution_set_prox(b, nex, Aex, t);
-    if (!ok) {
+    if (!ok && qp_ws(b)) {
         memcpy(t, H, sizeof(double) * (size_t)k);
         b->ws->ray_second_route = 1;   /* t* is feasible: a ray is a numerical failure here too */
         ok = lcp_qp_solve(r, root, b->o->H, b->o->g, nex, Aex, bex, t, b->ws) == 0 && point_ok(b, t);
@@ -663,7 +665,7 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
      * lcp_poly_dimension got wrong on a unique diode-bridge step (a continuum): the branch and
      * bound counts those, as before */
     int monotone = cache->kind != LCP_STRUCT_NONCONVEX && (!counting || cache->nL == k);
-    if (monotone && m > 0 && qp_ws(&b) && monotone_solve(&b, cache, t, z, &res))
+    if (monotone && m > 0 && monotone_solve(&b, cache, t, z, &res))
         goto finish;
     b.t_best = lcp_arena_doubles(&ar, (size_t)k + 1);
     b.tie_z = lcp_arena_doubles(&ar, (size_t)TIE_CAP * N);

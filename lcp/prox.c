@@ -15,10 +15,18 @@
  * W = G K^-1 G' + del I, which Lemke solves without degeneracy trouble. The iterates converge to
  * a KKT point for every eps, del > 0 (linearly on this polyhedral problem: Luque 1984); the
  * caller decides when an iterate is good enough (accept, which may replace it by a nearby exact
- * point), else the iteration stops when it no longer moves. Cost: one k^3 factorisation and nc^2 k to form W, then one Lemke on nc rows per
- * iteration. */
+ * point), else the iteration stops when it no longer moves.
+ *
+ * Warm iterations: W is positive definite, so each iteration's LCP has one solution, and it is
+ * the solution of W_AA lam_A = -q_A on its own support A whenever the signs hold. Successive
+ * iterations barely move, so the previous support is tried first, with its Cholesky factor kept
+ * while the support stays (diodeBridge20: 17 iterations, 2 supports); Lemke answers only when a
+ * sign fails. Both give the same unique point, so the route taken does not change the answer
+ * beyond rounding. Cost: one k^3 factorisation and nc^2 k to form W; per iteration
+ * nc k + k^2 + nc |A| on a kept support, one Lemke on nc rows and |A|^3 / 3 when it changes. */
 #include "internal.h"
 
+#include <float.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -36,6 +44,65 @@ static void primal(int k, int nc, const double *Lc, const double *G, const doubl
         t[j] = s;
     }
     LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', k, 1, Lc, k, t, k);
+}
+
+/* The support A of the last answer and the Cholesky factor of W_AA (leading dimension nc). */
+typedef struct prox_support {
+    int na;        /* |A|; -1: no usable factor */
+    int *idx;      /* A (nc) */
+    char *in;      /* nc: c in A */
+    double *Lw;    /* nc x nc */
+    double *x;     /* nc: lam_A */
+} prox_support;
+
+static void support_set(int nc, const double *W, const double *lam, prox_support *s)
+{
+    int na = 0;
+    for (int c = 0; c < nc; c++) {
+        s->in[c] = lam[c] > 0;
+        if (s->in[c])
+            s->idx[na++] = c;
+    }
+    for (int a = 0; a < na; a++)
+        for (int b = 0; b <= a; b++)
+            s->Lw[a + (size_t)b * nc] = W[s->idx[a] + (size_t)s->idx[b] * nc];
+    s->na = na > 0 && LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', na, s->Lw, nc) != 0 ? -1 : na;
+}
+
+/* lam = the solution of lam >= 0 _|_ W lam + q >= 0 on the support s, if its signs hold: lam_A
+ * and the other rows' W lam + q nonnegative to a few ulps of their own terms (an index with
+ * lam_i = 0 = w_i, which the iterates of a degenerate QP approach, is not sent to Lemke for
+ * its rounding; the tolerance is the accuracy Lemke's own answer has). 1 taken, 0 not. */
+static int support_solve(int nc, const double *W, const double *q, const prox_support *s, double *lam)
+{
+    if (s->na < 0)
+        return 0;
+    double xmax = 0;
+    for (int a = 0; a < s->na; a++)
+        s->x[a] = -q[s->idx[a]];
+    if (s->na > 0 && LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', s->na, 1, s->Lw, nc, s->x, nc) != 0)
+        return 0;
+    for (int a = 0; a < s->na; a++)
+        xmax = fmax(xmax, fabs(s->x[a]));
+    for (int a = 0; a < s->na; a++)
+        if (!(s->x[a] >= -64 * DBL_EPSILON * xmax))
+            return 0;
+    for (int c = 0; c < nc; c++) {
+        if (s->in[c])
+            continue;
+        double w = q[c], terms = fabs(q[c]);
+        for (int a = 0; a < s->na; a++) {
+            double e = W[c + (size_t)s->idx[a] * nc] * s->x[a];
+            w += e;
+            terms += fabs(e);
+        }
+        if (!(w >= -64 * DBL_EPSILON * terms))
+            return 0;
+    }
+    memset(lam, 0, sizeof(double) * (size_t)nc);
+    for (int a = 0; a < s->na; a++)
+        lam[s->idx[a]] = fmax(0.0, s->x[a]);
+    return 1;
 }
 
 int lcp_prox_qp(int k, int nc, const double *H, const double *g, const double *G, const double *h, double *t,
@@ -56,6 +123,8 @@ int lcp_prox_qp(int k, int nc, const double *H, const double *g, const double *G
     double *lam = lcp_arena_doubles(ar, (size_t)nc + 1), *lnew = lcp_arena_doubles(ar, (size_t)nc + 1);
     double *gj = lcp_arena_doubles(ar, (size_t)k + 1), *y = lcp_arena_doubles(ar, (size_t)k + 1);
     double *tn = lcp_arena_doubles(ar, (size_t)k + 1);
+    prox_support sup = {-1, lcp_arena_alloc(ar, sizeof(int) * ((size_t)nc + 1)), lcp_arena_alloc(ar, (size_t)nc + 1),
+                        lcp_arena_doubles(ar, (size_t)nc * nc + 1), lcp_arena_doubles(ar, (size_t)nc + 1)};
     lcp_lemke_ws lw;
     if (ar->failed || lcp_lemke_ws_init(&lw, nc, ar))
         return -1;
@@ -85,8 +154,11 @@ int lcp_prox_qp(int k, int nc, const double *H, const double *g, const double *G
         LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', k, 1, Lc, k, y, k);
         for (int c = 0; c < nc; c++)
             q[c] = h[c] - lcp_dot(k, G + (size_t)c * k, 1, y, 1) - del * lam[c];
-        if (lcp_lemke(nc, W, q, lnew, &lw) != 0)
-            return -1;
+        if (!support_solve(nc, W, q, &sup, lnew)) {
+            if (lcp_lemke(nc, W, q, lnew, &lw) != 0)
+                return -1;
+            support_set(nc, W, lnew, &sup);
+        }
         primal(k, nc, Lc, G, lnew, gj, tn);
         double moved = 0, size = 1;
         for (int j = 0; j < k; j++) {
