@@ -101,13 +101,27 @@ int lcp_siconos_lemke_raw(int N, const double *M, const double *q, double *z);
 int lcp_lemke(int N, const double *M, const double *q, double *z, lcp_lemke_ws *ws);
 
 /* ---- convex QP by the proximal point method (prox.c) ------------------------------------ */
+/* Workspace of lcp_prox_qp for up to k variables and nc rows; calls may share it. */
+typedef struct lcp_prox_ws {
+    int k, nc;         /* capacity */
+    double *Lc, *X, *W, *q, *lam, *lnew, *gj, *y, *tn;
+    int na;            /* the kept support's size (-1: none), its rows idx, in[c] = c in it, */
+    int *idx;          /* and the Cholesky factor Lw of W on it (leading dimension nc) */
+    char *in;
+    double *Lw, *x;
+    lcp_lemke_ws lemke;
+    int iterations, lemke_solves;   /* of the last call: the rest were answered on the kept support */
+} lcp_prox_ws;
+
+int lcp_prox_ws_init(lcp_prox_ws *ws, int k, int nc, lcp_arena *ar);
 /* min 1/2 t'Ht + g't over { G t + h >= 0 } (G nc x k row-major), H positive semidefinite, G of
- * any rank: proximal point iterations, each one Lemke solve on a positive definite LCP of nc
- * rows. Stops at the first iterate accept(ctx, t) takes (accept may be NULL; it may then have
- * replaced t, and leaves it alone when it refuses), or when the iterates stop moving (a KKT point). 0 stopped so (t), 1 iteration limit, -1 LAPACK or Lemke
- * failed (or H is not semidefinite). */
+ * any rank: proximal point iterations, each a positive definite LCP of nc rows (solved on the
+ * previous iteration's support when its signs hold, else by Lemke). Stops at the first iterate
+ * accept(ctx, t) takes (accept may be NULL; it may then have replaced t, and leaves it alone when
+ * it refuses), or when the iterates stop moving (a KKT point). 0 stopped so (t), 1 iteration
+ * limit, -1 LAPACK or Lemke failed (or H is not semidefinite, or ws is too small). */
 int lcp_prox_qp(int k, int nc, const double *H, const double *g, const double *G, const double *h, double *t,
-                int (*accept)(void *ctx, double *t), void *ctx, lcp_arena *ar);
+                int (*accept)(void *ctx, double *t), void *ctx, lcp_prox_ws *ws);
 
 /* ---- convex QP over one node of the pattern tree (qp.c) --------------------------------- */
 /* Status of complementarity index i at a node. */

@@ -502,7 +502,7 @@ static void feasible_rows(const lcp_reduced *r, double *G, double *h)
 /* A first solution of a monotone problem: the minimiser of the gap 1/2 t'Ht + g't (zero there) over
  * F by proximal point iterations (prox.c), stopped at the first iterate that passes the rows. 1
  * found (t), 0 not. */
-static int gap_prox(bnb *b, const double *H, const double *g, double *t)
+static int gap_prox(bnb *b, const double *H, const double *g, double *t, lcp_prox_ws *pw)
 {
     const lcp_reduced *r = b->r;
     int k = r->k, m = r->m, nc = 2 * m;
@@ -512,7 +512,7 @@ static int gap_prox(bnb *b, const double *H, const double *g, double *t)
     if (b->ar->failed)
         return 0;
     feasible_rows(r, G, h);
-    return lcp_prox_qp(k, nc, H, g, G, h, t, accept_point, &ga, b->ar) == 0 && accept_point(&ga, t);
+    return lcp_prox_qp(k, nc, H, g, G, h, t, accept_point, &ga, pw) == 0 && accept_point(&ga, t);
 }
 
 /* Step 2 by proximal point iterations: the objective over F and A t = A t* (the nex rows of Aex),
@@ -521,7 +521,7 @@ static int gap_prox(bnb *b, const double *H, const double *g, double *t)
  * iteration would drift (diodeBridge20: a constant step of 3e-12 for 400 iterations);
  * the accepted answer is polished on its pattern (point_ok), which removes what the relaxation
  * moved. 1 answered (t; b->zbuf the checked point), 0 not. */
-static int solution_set_prox(bnb *b, int nex, const double *Aex, double *t)
+static int solution_set_prox(bnb *b, int nex, const double *Aex, double *t, lcp_prox_ws *pw)
 {
     const lcp_reduced *r = b->r;
     int k = r->k, m = r->m, nc = 2 * m + 2 * nex;
@@ -546,7 +546,7 @@ static int solution_set_prox(bnb *b, int nex, const double *Aex, double *t)
         }
         h[c] += fmax(0, -v) + 1e-12 * terms;
     }
-    return lcp_prox_qp(k, nc, b->o->H, b->o->g, G, h, t, NULL, NULL, b->ar) == 0 && point_ok(b, t);
+    return lcp_prox_qp(k, nc, b->o->H, b->o->g, G, h, t, NULL, NULL, pw) == 0 && point_ok(b, t);
 }
 
 /* A monotone problem (structure.c): one solution t*, then the minimal objective over
@@ -562,7 +562,8 @@ static int monotone_solve(bnb *b, const lcp_structure *cs, double *t, double *z,
     signed char *root = lcp_arena_alloc(b->ar, (size_t)m + 1);   /* every index free */
     double *Aex = lcp_arena_doubles(b->ar, (size_t)nex * k), *bex = lcp_arena_doubles(b->ar, (size_t)nex);
     double *H = lcp_arena_doubles(b->ar, (size_t)k * k), *gb = Aex + (size_t)nL * k;
-    if (b->ar->failed)
+    lcp_prox_ws pw;   /* both QPs' (step 2 has the more rows) */
+    if (b->ar->failed || lcp_prox_ws_init(&pw, k, 2 * m + 2 * nex, b->ar))
         return 0;
     memcpy(Aex, cs->L, sizeof(double) * (size_t)nL * k);
     /* b = V'C r0 + R'C v0: the weighted gap's linear term */
@@ -584,7 +585,7 @@ static int monotone_solve(bnb *b, const lcp_structure *cs, double *t, double *z,
                     s += cs->L[(size_t)a * k + i] * cs->L[(size_t)a * k + j];
                 H[i + (size_t)j * k] = 2 * s;
             }
-        have = gap_prox(b, H, gb, t);
+        have = gap_prox(b, H, gb, t, &pw);
         if (!have && qp_ws(b)) {   /* the split-variable KKT Lemke, the second route */
             b->ws->ray_second_route = 1;   /* the gap is bounded below: a ray here is a numerical failure */
             have = lcp_qp_solve(r, root, H, gb, 0, NULL, NULL, t, b->ws) == 0 && point_ok(b, t);
@@ -598,7 +599,7 @@ static int monotone_solve(bnb *b, const lcp_structure *cs, double *t, double *z,
     for (int a = 0; a < nex; a++)
         bex[a] = lcp_dot(k, Aex + (size_t)a * k, 1, t, 1);
     memcpy(H, t, sizeof(double) * (size_t)k);   /* H is free again: it keeps t* */
-    int ok = solution_set_prox(b, nex, Aex, t);
+    int ok = solution_set_prox(b, nex, Aex, t, &pw);
     if (!ok && qp_ws(b)) {
         memcpy(t, H, sizeof(double) * (size_t)k);
         b->ws->ray_second_route = 1;   /* t* is feasible: a ray is a numerical failure here too */

@@ -46,16 +46,8 @@ static void primal(int k, int nc, const double *Lc, const double *G, const doubl
     LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', k, 1, Lc, k, t, k);
 }
 
-/* The support A of the last answer and the Cholesky factor of W_AA (leading dimension nc). */
-typedef struct prox_support {
-    int na;        /* |A|; -1: no usable factor */
-    int *idx;      /* A (nc) */
-    char *in;      /* nc: c in A */
-    double *Lw;    /* nc x nc */
-    double *x;     /* nc: lam_A */
-} prox_support;
-
-static void support_set(int nc, const double *W, const double *lam, prox_support *s)
+/* The support A of lam and the Cholesky factor of W_AA (leading dimension nc) into s. */
+static void support_set(int nc, const double *W, const double *lam, lcp_prox_ws *s)
 {
     int na = 0;
     for (int c = 0; c < nc; c++) {
@@ -73,7 +65,7 @@ static void support_set(int nc, const double *W, const double *lam, prox_support
  * and the other rows' W lam + q nonnegative to a few ulps of their own terms (an index with
  * lam_i = 0 = w_i, which the iterates of a degenerate QP approach, is not sent to Lemke for
  * its rounding; the tolerance is the accuracy Lemke's own answer has). 1 taken, 0 not. */
-static int support_solve(int nc, const double *W, const double *q, const prox_support *s, double *lam)
+static int support_solve(int nc, const double *W, const double *q, const lcp_prox_ws *s, double *lam)
 {
     if (s->na < 0)
         return 0;
@@ -105,35 +97,36 @@ static int support_solve(int nc, const double *W, const double *q, const prox_su
     return 1;
 }
 
-int lcp_prox_qp(int k, int nc, const double *H, const double *g, const double *G, const double *h, double *t,
-                int (*accept)(void *ctx, double *t), void *ctx, lcp_arena *ar)
+int lcp_prox_ws_init(lcp_prox_ws *ws, int k, int nc, lcp_arena *ar)
 {
-    /* eps, del relative to the data's size: small enough that a step goes most of the way, large
-     * enough that W's condition (about max |G|^2 / (eps del)) leaves Lemke many digits */
-    double hmax = 0, gmax = 0, qmax = 0;
-    for (size_t i = 0; i < (size_t)k * k; i++)
-        hmax = fmax(hmax, fabs(H[i]));
-    for (size_t i = 0; i < (size_t)nc * k; i++)
-        gmax = fmax(gmax, fabs(G[i]));
-    for (int c = 0; c < nc; c++)
-        qmax = fmax(qmax, fabs(h[c]));
-    double eps = 1e-3 * (1 + hmax), del = 1e-3 * (1 + gmax * gmax / (1 + hmax));
-    double *Lc = lcp_arena_doubles(ar, (size_t)k * k + 1), *X = lcp_arena_doubles(ar, (size_t)k * nc + 1);
-    double *W = lcp_arena_doubles(ar, (size_t)nc * nc + 1), *q = lcp_arena_doubles(ar, (size_t)nc + 1);
-    double *lam = lcp_arena_doubles(ar, (size_t)nc + 1), *lnew = lcp_arena_doubles(ar, (size_t)nc + 1);
-    double *gj = lcp_arena_doubles(ar, (size_t)k + 1), *y = lcp_arena_doubles(ar, (size_t)k + 1);
-    double *tn = lcp_arena_doubles(ar, (size_t)k + 1);
-    prox_support sup = {-1, lcp_arena_alloc(ar, sizeof(int) * ((size_t)nc + 1)), lcp_arena_alloc(ar, (size_t)nc + 1),
-                        lcp_arena_doubles(ar, (size_t)nc * nc + 1), lcp_arena_doubles(ar, (size_t)nc + 1)};
-    lcp_lemke_ws lw;
-    if (ar->failed || lcp_lemke_ws_init(&lw, nc, ar))
-        return -1;
+    ws->k = k;
+    ws->nc = nc;
+    ws->Lc = lcp_arena_doubles(ar, (size_t)k * k + 1);
+    ws->X = lcp_arena_doubles(ar, (size_t)k * nc + 1);
+    ws->W = lcp_arena_doubles(ar, (size_t)nc * nc + 1);
+    ws->q = lcp_arena_doubles(ar, (size_t)nc + 1);
+    ws->lam = lcp_arena_doubles(ar, (size_t)nc + 1);
+    ws->lnew = lcp_arena_doubles(ar, (size_t)nc + 1);
+    ws->gj = lcp_arena_doubles(ar, (size_t)k + 1);
+    ws->y = lcp_arena_doubles(ar, (size_t)k + 1);
+    ws->tn = lcp_arena_doubles(ar, (size_t)k + 1);
+    ws->idx = lcp_arena_alloc(ar, sizeof(int) * ((size_t)nc + 1));
+    ws->in = lcp_arena_alloc(ar, (size_t)nc + 1);
+    ws->Lw = lcp_arena_doubles(ar, (size_t)nc * nc + 1);
+    ws->x = lcp_arena_doubles(ar, (size_t)nc + 1);
+    return ar->failed || lcp_lemke_ws_init(&ws->lemke, nc, ar) ? -1 : 0;
+}
+
+/* Lc = chol(H + eps I), X = Lc^-1 G' (k x nc), W = X'X + del I. -1: H is not positive
+ * semidefinite (not a convex QP) or LAPACK failed. */
+static int prox_setup(int k, int nc, const double *H, const double *G, double eps, double del, lcp_prox_ws *ws)
+{
+    double *Lc = ws->Lc, *X = ws->X, *W = ws->W;
     memcpy(Lc, H, sizeof(double) * (size_t)k * k);
     for (int j = 0; j < k; j++)
         Lc[j + (size_t)j * k] += eps;
     if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', k, Lc, k) != 0)
-        return -1;   /* H is not positive semidefinite: not a convex QP */
-    /* X = Lc^-1 G' (k x nc), W = X'X + del I */
+        return -1;
     for (int c = 0; c < nc; c++)
         for (int j = 0; j < k; j++)
             X[j + (size_t)c * k] = G[(size_t)c * k + j];
@@ -144,6 +137,30 @@ int lcp_prox_qp(int k, int nc, const double *H, const double *g, const double *G
             double s = lcp_dot(k, X + (size_t)a * k, 1, X + (size_t)b * k, 1);
             W[a + (size_t)b * nc] = W[b + (size_t)a * nc] = s + (a == b ? del : 0.0);
         }
+    return 0;
+}
+
+int lcp_prox_qp(int k, int nc, const double *H, const double *g, const double *G, const double *h, double *t,
+                int (*accept)(void *ctx, double *t), void *ctx, lcp_prox_ws *ws)
+{
+    ws->iterations = ws->lemke_solves = 0;
+    if (k > ws->k || nc > ws->nc)
+        return -1;
+    /* eps, del relative to the data's size: small enough that a step goes most of the way, large
+     * enough that W's condition (about max |G|^2 / (eps del)) leaves Lemke many digits */
+    double hmax = 0, gmax = 0, qmax = 0;
+    for (size_t i = 0; i < (size_t)k * k; i++)
+        hmax = fmax(hmax, fabs(H[i]));
+    for (size_t i = 0; i < (size_t)nc * k; i++)
+        gmax = fmax(gmax, fabs(G[i]));
+    for (int c = 0; c < nc; c++)
+        qmax = fmax(qmax, fabs(h[c]));
+    double eps = 1e-3 * (1 + hmax), del = 1e-3 * (1 + gmax * gmax / (1 + hmax));
+    double *Lc = ws->Lc, *W = ws->W, *q = ws->q, *lam = ws->lam, *lnew = ws->lnew;
+    double *gj = ws->gj, *y = ws->y, *tn = ws->tn;
+    ws->na = -1;
+    if (prox_setup(k, nc, H, G, eps, del, ws))
+        return -1;
     memset(t, 0, sizeof(double) * (size_t)k);
     memset(lam, 0, sizeof(double) * (size_t)nc);
     double step_tol = 1e-12 * (1 + qmax + gmax), moved_back = INFINITY;
@@ -154,10 +171,12 @@ int lcp_prox_qp(int k, int nc, const double *H, const double *g, const double *G
         LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', k, 1, Lc, k, y, k);
         for (int c = 0; c < nc; c++)
             q[c] = h[c] - lcp_dot(k, G + (size_t)c * k, 1, y, 1) - del * lam[c];
-        if (!support_solve(nc, W, q, &sup, lnew)) {
-            if (lcp_lemke(nc, W, q, lnew, &lw) != 0)
+        ws->iterations++;
+        if (!support_solve(nc, W, q, ws, lnew)) {
+            ws->lemke_solves++;
+            if (lcp_lemke(nc, W, q, lnew, &ws->lemke) != 0)
                 return -1;
-            support_set(nc, W, lnew, &sup);
+            support_set(nc, W, lnew, ws);
         }
         primal(k, nc, Lc, G, lnew, gj, tn);
         double moved = 0, size = 1;
