@@ -110,13 +110,14 @@ typedef struct lcp_prox_ws {
     char *in;
     double *Lw, *x;
     lcp_lemke_ws lemke;
-    int iterations, lemke_solves;   /* of the last call: the rest were answered on the kept support */
+    int max_switches;  /* support changes tried before Lemke (init: 8) */
+    int iterations, lemke_solves, switches;   /* of the last call */
 } lcp_prox_ws;
 
 int lcp_prox_ws_init(lcp_prox_ws *ws, int k, int nc, lcp_arena *ar);
 /* min 1/2 t'Ht + g't over { G t + h >= 0 } (G nc x k row-major), H positive semidefinite, G of
  * any rank: proximal point iterations, each a positive definite LCP of nc rows (solved on the
- * previous iteration's support when its signs hold, else by Lemke). Stops at the first iterate
+ * previous iteration's support, changed by principal pivots when its signs fail, else by Lemke). Stops at the first iterate
  * accept(ctx, t) takes (accept may be NULL; it may then have replaced t, and leaves it alone when
  * it refuses), or when the iterates stop moving (a KKT point). 0 stopped so (t), 1 iteration
  * limit, -1 LAPACK or Lemke failed (or H is not semidefinite, or ws is too small). */

@@ -20,10 +20,11 @@
  * Warm iterations: W is positive definite, so each iteration's LCP has one solution, and it is
  * the solution of W_AA lam_A = -q_A on its own support A whenever the signs hold. Successive
  * iterations barely move, so the previous support is tried first, with its Cholesky factor kept
- * while the support stays (diodeBridge20: 17 iterations, 2 supports); Lemke answers only when a
- * sign fails. Both give the same unique point, so the route taken does not change the answer
- * beyond rounding. Cost: one k^3 factorisation and nc^2 k to form W; per iteration
- * nc k + k^2 + nc |A| on a kept support, one Lemke on nc rows and |A|^3 / 3 when it changes. */
+ * while the support stays; when a sign fails, a few principal pivots from there, and Lemke only
+ * when they do not settle it (diodeBridge20's step 2: 17 iterations, one Lemke, the first).
+ * Every route gives the same unique point, so the route taken does not change the answer beyond
+ * rounding. Cost: one k^3 factorisation and nc^2 k to form W; per iteration nc k + k^2 + nc |A|
+ * on a kept support, |A|^3 / 3 per pivot, a Lemke on nc rows at the first iteration. */
 #include "internal.h"
 
 #include <float.h>
@@ -32,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { PROX_MAX_ITER = 400, PROX_STALL = 20 };
+enum { PROX_MAX_ITER = 400, PROX_STALL = 20, PROX_SWITCHES = 8 };
 
 /* t = K^-1 (G'lam - gj), K = Lc Lc' (Lc lower, column-major). */
 static void primal(int k, int nc, const double *Lc, const double *G, const double *lam, const double *gj, double *t)
@@ -46,15 +47,13 @@ static void primal(int k, int nc, const double *Lc, const double *G, const doubl
     LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', k, 1, Lc, k, t, k);
 }
 
-/* The support A of lam and the Cholesky factor of W_AA (leading dimension nc) into s. */
-static void support_set(int nc, const double *W, const double *lam, lcp_prox_ws *s)
+/* The support's rows idx from in, and the Cholesky factor of W on them (leading dimension nc). */
+static void support_factor(int nc, const double *W, lcp_prox_ws *s)
 {
     int na = 0;
-    for (int c = 0; c < nc; c++) {
-        s->in[c] = lam[c] > 0;
+    for (int c = 0; c < nc; c++)
         if (s->in[c])
             s->idx[na++] = c;
-    }
     for (int a = 0; a < na; a++)
         for (int b = 0; b <= a; b++)
             s->Lw[a + (size_t)b * nc] = W[s->idx[a] + (size_t)s->idx[b] * nc];
@@ -64,37 +63,62 @@ static void support_set(int nc, const double *W, const double *lam, lcp_prox_ws 
 /* lam = the solution of lam >= 0 _|_ W lam + q >= 0 on the support s, if its signs hold: lam_A
  * and the other rows' W lam + q nonnegative to a few ulps of their own terms (an index with
  * lam_i = 0 = w_i, which the iterates of a degenerate QP approach, is not sent to Lemke for
- * its rounding; the tolerance is the accuracy Lemke's own answer has). 1 taken, 0 not. */
+ * its rounding; the tolerance is the accuracy Lemke's own answer has). -1 taken; else the
+ * least index whose sign fails (nc: no factor). */
 static int support_solve(int nc, const double *W, const double *q, const lcp_prox_ws *s, double *lam)
 {
     if (s->na < 0)
-        return 0;
+        return nc;
     double xmax = 0;
     for (int a = 0; a < s->na; a++)
         s->x[a] = -q[s->idx[a]];
     if (s->na > 0 && LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', s->na, 1, s->Lw, nc, s->x, nc) != 0)
-        return 0;
+        return nc;
     for (int a = 0; a < s->na; a++)
         xmax = fmax(xmax, fabs(s->x[a]));
-    for (int a = 0; a < s->na; a++)
-        if (!(s->x[a] >= -64 * DBL_EPSILON * xmax))
-            return 0;
-    for (int c = 0; c < nc; c++) {
-        if (s->in[c])
+    for (int c = 0, a = 0; c < nc; c++) {   /* idx is increasing: a follows c */
+        if (s->in[c]) {
+            if (!(s->x[a++] >= -64 * DBL_EPSILON * xmax))
+                return c;
             continue;
+        }
         double w = q[c], terms = fabs(q[c]);
-        for (int a = 0; a < s->na; a++) {
-            double e = W[c + (size_t)s->idx[a] * nc] * s->x[a];
+        for (int b = 0; b < s->na; b++) {
+            double e = W[c + (size_t)s->idx[b] * nc] * s->x[b];
             w += e;
             terms += fabs(e);
         }
         if (!(w >= -64 * DBL_EPSILON * terms))
-            return 0;
+            return c;
     }
     memset(lam, 0, sizeof(double) * (size_t)nc);
     for (int a = 0; a < s->na; a++)
         lam[s->idx[a]] = fmax(0.0, s->x[a]);
-    return 1;
+    return -1;
+}
+
+/* This iteration's LCP: on the kept support; when a sign fails, Murty's least-index principal
+ * pivoting from there (the failing index with the least number enters or leaves the support;
+ * finite on a P-matrix, Murty 1974), at most ws->max_switches times, each a refactorisation;
+ * Lemke from scratch after that. 0 solved (lam), -1 Lemke failed. */
+static int iteration_lcp(int nc, const double *W, const double *q, lcp_prox_ws *ws, double *lam)
+{
+    int bad = support_solve(nc, W, q, ws, lam);
+    for (int sw = 0; bad >= 0 && bad < nc && sw < ws->max_switches; sw++) {
+        ws->switches++;
+        ws->in[bad] = !ws->in[bad];
+        support_factor(nc, W, ws);
+        bad = support_solve(nc, W, q, ws, lam);
+    }
+    if (bad < 0)
+        return 0;
+    ws->lemke_solves++;
+    if (lcp_lemke(nc, W, q, lam, &ws->lemke) != 0)
+        return -1;
+    for (int c = 0; c < nc; c++)
+        ws->in[c] = lam[c] > 0;
+    support_factor(nc, W, ws);
+    return 0;
 }
 
 int lcp_prox_ws_init(lcp_prox_ws *ws, int k, int nc, lcp_arena *ar)
@@ -114,6 +138,7 @@ int lcp_prox_ws_init(lcp_prox_ws *ws, int k, int nc, lcp_arena *ar)
     ws->in = lcp_arena_alloc(ar, (size_t)nc + 1);
     ws->Lw = lcp_arena_doubles(ar, (size_t)nc * nc + 1);
     ws->x = lcp_arena_doubles(ar, (size_t)nc + 1);
+    ws->max_switches = PROX_SWITCHES;
     return ar->failed || lcp_lemke_ws_init(&ws->lemke, nc, ar) ? -1 : 0;
 }
 
@@ -143,7 +168,7 @@ static int prox_setup(int k, int nc, const double *H, const double *G, double ep
 int lcp_prox_qp(int k, int nc, const double *H, const double *g, const double *G, const double *h, double *t,
                 int (*accept)(void *ctx, double *t), void *ctx, lcp_prox_ws *ws)
 {
-    ws->iterations = ws->lemke_solves = 0;
+    ws->iterations = ws->lemke_solves = ws->switches = 0;
     if (k > ws->k || nc > ws->nc)
         return -1;
     /* eps, del relative to the data's size: small enough that a step goes most of the way, large
@@ -172,12 +197,8 @@ int lcp_prox_qp(int k, int nc, const double *H, const double *g, const double *G
         for (int c = 0; c < nc; c++)
             q[c] = h[c] - lcp_dot(k, G + (size_t)c * k, 1, y, 1) - del * lam[c];
         ws->iterations++;
-        if (!support_solve(nc, W, q, ws, lnew)) {
-            ws->lemke_solves++;
-            if (lcp_lemke(nc, W, q, lnew, &ws->lemke) != 0)
-                return -1;
-            support_set(nc, W, lnew, ws);
-        }
+        if (iteration_lcp(nc, W, q, ws, lnew))
+            return -1;
         primal(k, nc, Lc, G, lnew, gj, tn);
         double moved = 0, size = 1;
         for (int j = 0; j < k; j++) {

@@ -3,7 +3,8 @@
  * proximal step lands on another support than the answer's, so that the warm support's signs
  * fail and Lemke takes over mid-run; and on strictly convex random QPs against a brute force
  * written here (every active set's KKT system, the one whose point is feasible and whose
- * multipliers are nonnegative). The random QPs need both of the warm support's sign tests: with
+ * multipliers are nonnegative), each with Lemke as the only repair of a failed support and with
+ * principal pivots first. The random QPs need both of the warm support's sign tests: with
  * either one left out some answer is wrong (seeds 8, 12, 17 when this was written). */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -16,11 +17,12 @@
  * t1 <= 1 reads d <= 2 - s. For s <= 2, d = 0 gives -c s >= -2c; for 2 < s <= 5/2 the best is
  * d = 2 - s, -c s + (s - 2)^2 / 2, decreasing in s (derivative s - 2 - c < 0 for c > 1/2):
  * s = 5/2, d = -1/2, t = (1, 3/2), the unique minimiser for every c > 1/2. */
-static void hand_qp(double c, double *t, lcp_prox_ws *ws, lcp_arena *ar)
+static void hand_qp(double c, int max_switches, double *t, lcp_prox_ws *ws, lcp_arena *ar)
 {
     double H[4] = {1, -1, -1, 1}, g[2] = {-c, -c};
     double G[8] = {-1, 0, 0, -1, -1, -1, -2, -2}, h[4] = {1, 2, 2.5, 5};
     cr_assert(lcp_prox_ws_init(ws, 2, 4, ar) == 0);
+    ws->max_switches = max_switches;
     cr_assert(lcp_prox_qp(2, 4, H, g, G, h, t, NULL, NULL, ws) == 0);
 }
 
@@ -30,25 +32,31 @@ Test(prox, singular_hessian_duplicated_rows_hand_minimiser)
         lcp_arena ar = {0};
         lcp_prox_ws ws;
         double t[2];
-        hand_qp(c, t, &ws, &ar);
+        hand_qp(c, 8, t, &ws, &ar);
         cr_expect(fabs(t[0] - 1) <= 1e-8 && fabs(t[1] - 1.5) <= 1e-8, "c = %g: t = (%.17g, %.17g)", c, t[0], t[1]);
         lcp_arena_free(&ar);
     }
 }
 
 /* c = 1000: the multipliers (about 1000) are far from the first step's (0), whose support is
- * another: a warm support's signs fail, Lemke answers again, and the kept support answers the
- * other iterations */
-Test(prox, warm_support_fails_then_lemke_then_warm_again)
+ * another: a warm support's signs fail and principal pivots repair it; with no pivots allowed,
+ * Lemke answers again; either way the kept support answers the other iterations */
+Test(prox, warm_support_fails_then_pivots_or_lemke_then_warm_again)
 {
-    lcp_arena ar = {0};
-    lcp_prox_ws ws;
-    double t[2];
-    hand_qp(1000, t, &ws, &ar);
-    cr_expect(fabs(t[0] - 1) <= 1e-8 && fabs(t[1] - 1.5) <= 1e-8, "t = (%.17g, %.17g)", t[0], t[1]);
-    cr_expect(ws.lemke_solves >= 2, "%d Lemke solves: the warm support never failed", ws.lemke_solves);
-    cr_expect(ws.lemke_solves < ws.iterations, "%d Lemke solves in %d iterations", ws.lemke_solves, ws.iterations);
-    lcp_arena_free(&ar);
+    for (int max_switches = 0; max_switches <= 8; max_switches += 8) {
+        lcp_arena ar = {0};
+        lcp_prox_ws ws;
+        double t[2];
+        hand_qp(1000, max_switches, t, &ws, &ar);
+        cr_expect(fabs(t[0] - 1) <= 1e-8 && fabs(t[1] - 1.5) <= 1e-8, "t = (%.17g, %.17g)", t[0], t[1]);
+        if (max_switches)
+            cr_expect(ws.switches >= 1 && ws.lemke_solves == 1, "%d pivots, %d Lemke solves", ws.switches,
+                      ws.lemke_solves);
+        else
+            cr_expect(ws.lemke_solves >= 2, "%d Lemke solves: the warm support never failed", ws.lemke_solves);
+        cr_expect(ws.lemke_solves < ws.iterations, "%d Lemke solves in %d iterations", ws.lemke_solves, ws.iterations);
+        lcp_arena_free(&ar);
+    }
 }
 
 enum { K = 4, NC = 7 };
@@ -155,13 +163,16 @@ Test(prox, strictly_convex_random_qps_against_active_set_brute_force)
         for (int c = 0; c < NC; c++)   /* t = 0 strictly feasible: the QP has a minimiser */
             h[c] = 1 + 0.5 * uniform(&s);
         cr_assert(brute_force(H, g, G, h, tb), "seed %u: no active set passes", seed);
-        lcp_arena ar = {0};
-        lcp_prox_ws ws;
-        cr_assert(lcp_prox_ws_init(&ws, K, NC, &ar) == 0);
-        cr_assert(lcp_prox_qp(K, NC, H, g, G, h, t, NULL, NULL, &ws) == 0, "seed %u", seed);
-        for (int j = 0; j < K; j++)
-            cr_expect(fabs(t[j] - tb[j]) <= 1e-8 * (1 + fabs(tb[j])), "seed %u: t[%d] = %.17g, brute force %.17g", seed,
-                      j, t[j], tb[j]);
-        lcp_arena_free(&ar);
+        for (int max_switches = 0; max_switches <= 8; max_switches += 8) {   /* Lemke only; pivots */
+            lcp_arena ar = {0};
+            lcp_prox_ws ws;
+            cr_assert(lcp_prox_ws_init(&ws, K, NC, &ar) == 0);
+            ws.max_switches = max_switches;
+            cr_assert(lcp_prox_qp(K, NC, H, g, G, h, t, NULL, NULL, &ws) == 0, "seed %u", seed);
+            for (int j = 0; j < K; j++)
+                cr_expect(fabs(t[j] - tb[j]) <= 1e-8 * (1 + fabs(tb[j])), "seed %u, %d pivots: t[%d] = %.17g, brute force %.17g",
+                          seed, max_switches, j, t[j], tb[j]);
+            lcp_arena_free(&ar);
+        }
     }
 }
