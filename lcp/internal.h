@@ -142,7 +142,8 @@ typedef struct lcp_qp_ws {
 int lcp_qp_ws_init(lcp_qp_ws *ws, const lcp_reduced *r, int extra_eq, lcp_arena *ar);
 
 /* min 1/2 t'Ht + g't over { t : node constraints of st, Aex t = bex (nex rows, row-major) }.
- * Returns 0 and t (k) when solved, 1 when infeasible, 2 on pivot limit. */
+ * Returns 0 and t (k) when solved, 1 when infeasible, 2 on pivot limit or when the objective-
+ * free constraints are feasible though the QP ended in a ray (qp.c: rounding, not emptiness). */
 int lcp_qp_solve(const lcp_reduced *r, const signed char *st, const double *H, const double *g, int nex,
                  const double *Aex, const double *bex, double *t, lcp_qp_ws *ws);
 
@@ -173,6 +174,14 @@ int lcp_dqp_solve(lcp_dqp *d, const signed char *st, signed char *act, double cu
  * tried from it). */
 void lcp_dqp_save(lcp_dqp *d);
 void lcp_dqp_restore(lcp_dqp *d);
+
+/* Lemke on a KKT LCP (L = ny + nc, its first ny variables those of a QP whose Hessian block is
+ * LM's leading ny x ny, its constraints G y + h >= 0, nc rows of ny, row-major) once more,
+ * symmetrically scaled by powers of two so that the Hessian's diagonal and the constraint rows are
+ * of size one (qp.c): the retry after a ray. 0 solved (Lz in the original units, every constraint
+ * row held to its own terms), 1 ray, 2 anything else. */
+int lcp_kkt_rescaled_lemke(int ny, int nc, int L, const double *LM, const double *Lq, const double *G,
+                           const double *h, double *Lz, lcp_lemke_ws *lw);
 
 /* Is y feasible for the constraints G y + h >= 0 (nc rows of ny, row-major), up to rounding? */
 int lcp_kkt_feasible(int ny, int nc, const double *G, const double *h, const double *y);

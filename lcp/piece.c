@@ -261,6 +261,8 @@ static int nullspace_qp(const lcp_reduced *r, const signed char *st, const lcp_o
         Lq[ny + c] = h[c];
     }
     int s = lcp_lemke(L, LM, Lq, ws->Lz, &ws->lemke);
+    if (s == 1)   /* a ray may be the pivot threshold's, on a badly scaled objective (qp.c) */
+        s = lcp_kkt_rescaled_lemke(ny, m, L, LM, Lq, G, h, ws->Lz, &ws->lemke);
     if (s == 0 && !lcp_kkt_feasible(ny, m, G, h, ws->Lz))
         s = 2;
     if (s == 0)

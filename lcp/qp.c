@@ -97,6 +97,90 @@ int lcp_kkt_feasible(int ny, int nc, const double *G, const double *h, const dou
     return 1;
 }
 
+/* Every constraint row G y + h >= 0 (nc rows of ny, row-major) to NSDAE_TOL_RESIDUAL of that
+ * row's own terms, plus rounding: a few ulps of the largest |y| and of the largest |h| (a row
+ * v = y_4 >= 0 read -1.1e-16 next to y_1 = 1 on crash-0d44...; a null-space row a'N of size 2e-18
+ * is rounding of a zero row). No allowance at an absolute scale (lcp_kkt_feasible's 1e-6 at data
+ * of size one), which at data of size 1e-6 is a violation of size one. */
+static int rows_hold(int ny, int nc, const double *G, const double *h, const double *y)
+{
+    double ymax = 0, hmax = 0;
+    for (int p = 0; p < ny; p++)
+        ymax = fmax(ymax, fabs(y[p]));
+    for (int c = 0; c < nc; c++)
+        hmax = fmax(hmax, fabs(h[c]));
+    for (int c = 0; c < nc; c++) {
+        double v = h[c], terms = fabs(h[c]), gsum = 0;
+        for (int p = 0; p < ny; p++) {
+            v += G[(size_t)c * ny + p] * y[p];
+            terms += fabs(G[(size_t)c * ny + p] * y[p]);
+            gsum += fabs(G[(size_t)c * ny + p]);
+        }
+        if (!(v >= -(NSDAE_TOL_RESIDUAL * terms + 16.0 * (ny + 1) * DBL_EPSILON * (gsum * ymax + hmax))))
+            return 0;
+    }
+    return 1;
+}
+
+/* Lemke's path is invariant, in exact arithmetic, under a positive diagonal scaling of the LCP
+ * (z = D z', M' = D M D, q' = D q); its pivot threshold (1e-11 of the column) is not. In a KKT
+ * system [H -G'; G 0] a column holds H's entries beside the constraint rows', and the objective
+ * in the caller's units (minimal norm of z, equilibrated by powers of two) can put 2^-38 on H's
+ * diagonal next to constraint entries 1 (fuzzing's crash-c141...: a column of M whose only entry
+ * is -1e-6 is scaled by 2^19): every genuine pivot was refused and the path ended in a ray on a
+ * node that holds the point t3 = 2^-19. D, powers of two: for the QP's variables H_pp^(-1/2)
+ * (1 where H_pp = 0), then for each constraint row the inverse of its largest scaled entry, so
+ * that H' has a unit diagonal and G' unit rows (|H'_pq| <= 1 since H is semidefinite). Lemke on
+ * the scaled system; Lz (L = ny + nc entries) in the original units. The scaling moves q's
+ * entries against Lemke's absolute floors (its z0 test is 1e-12 (1 + max |q|)): on crash-c141...
+ * it shrank a constraint violated by 1e-6 to 2e-12 and stopped there, which lcp_kkt_feasible's
+ * absolute allowance (1e-6 at data of size one) let through. So the answer is taken only when
+ * every constraint row G y + h >= 0 holds to NSDAE_TOL_RESIDUAL of that row's own terms. 0 solved
+ * (Lz), 1 ray, 2 anything else. */
+int lcp_kkt_rescaled_lemke(int ny, int nc, int L, const double *LM, const double *Lq, const double *G,
+                           const double *h, double *Lz, lcp_lemke_ws *lw)
+{
+    double *buf = malloc(sizeof(double) * ((size_t)L * L + 2 * (size_t)L + 1));
+    if (!buf)
+        return 2;
+    double *Ms = buf, *qs = Ms + (size_t)L * L, *d = qs + L;
+    for (int p = 0; p < L; p++) {
+        double h = p < ny ? LM[p + (size_t)p * L] : 0.0;
+        d[p] = h > 0 ? ldexp(1.0, -(int)lround(0.5 * log2(h))) : 1.0;
+    }
+    for (int c = ny; c < L; c++) {
+        double mx = 0;
+        for (int p = 0; p < ny; p++)
+            mx = fmax(mx, fabs(LM[c + (size_t)p * L]) * d[p]);
+        d[c] = mx > 0 ? ldexp(1.0, -(int)lround(log2(mx))) : 1.0;
+    }
+    for (int j = 0; j < L; j++)
+        for (int i = 0; i < L; i++)
+            Ms[i + (size_t)j * L] = d[i] * LM[i + (size_t)j * L] * d[j];
+    for (int i = 0; i < L; i++)
+        qs[i] = d[i] * Lq[i];
+    int status = lcp_lemke(L, Ms, qs, Lz, lw);
+    for (int i = 0; i < L; i++)
+        Lz[i] *= d[i];
+    free(buf);
+    return status == 0 && !rows_hold(ny, nc, G, h, Lz) ? 2 : status;
+}
+
+/* Is a ray of the KKT LCP (ws->LM, ws->Lq, L = ny + nc) a proof that the node is empty, after the
+ * rescaled retry above also ended in one? The same constraints with no objective (H = 0, g = 0:
+ * the KKT LCP of a pure feasibility problem) have no objective entries to be badly scaled; when
+ * that LCP finds a point that passes the rows (rows_hold), the rays were rounding: 1 confirmed, 0 not (the
+ * caller gets no bound, not a pruned subtree). Overwrites the KKT system (used up). */
+static int ray_confirmed(int ny, int nc, int L, const double *G, const double *h, lcp_qp_ws *ws)
+{
+    for (int q = 0; q < ny; q++)
+        for (int p = 0; p < ny; p++)
+            ws->LM[p + (size_t)q * L] = 0.0;
+    for (int p = 0; p < ny; p++)
+        ws->Lq[p] = 0.0;
+    return lcp_lemke(L, ws->LM, ws->Lq, ws->Lz, &ws->lemke) != 0 || !rows_hold(ny, nc, G, h, ws->Lz);
+}
+
 int lcp_qp_solve(const lcp_reduced *r, const signed char *st, const double *H, const double *g, int nex,
                  const double *Aex, const double *bex, double *t, lcp_qp_ws *ws)
 {
@@ -154,6 +238,10 @@ int lcp_qp_solve(const lcp_reduced *r, const signed char *st, const double *H, c
         return status;
     if (second)
         status = 0;
+    if (status == 1 && lcp_kkt_rescaled_lemke(ny, nc, L, LM, Lq, G, h, ws->Lz, &ws->lemke) == 0)
+        status = 0;
+    if (status == 1 && !ray_confirmed(ny, nc, L, G, h, ws))
+        return 2;
     if (status != 0)
         return status;
     memset(t, 0, sizeof(double) * (size_t)k);

@@ -147,3 +147,29 @@ Test(fuzz_cases, far_point_re_solved_in_its_own_units)
     /* z3 moves row 3 by 1e-6 z3 next to terms 5e12: only its size is asserted */
     cr_expect(fabs(z[2]) <= 1e-3, "%g", z[2]);
 }
+
+/* crash-c141...: q = 0, rows 1 and 3 boxes z1 in [-1, 0], z3 in (-inf, 1], row 2 complementarity,
+ * rows 4 and 5 equalities, and M zero but for row 3:  w3 = -1e-6 z1 + z2.
+ * A box (-inf, 1] allows only w3 <= 0, while z1 <= 0 and z2 >= 0 make both terms of w3 >= 0: so
+ * z1 = 0 (at its upper end, pinned there by another row) and z2 = 0; z3 <= 1, z4 and z5 are
+ * free. The solution set is a continuum whose point of minimal norm is z = 0. In the equilibrated
+ * units z1's column (only -1e-6) is scaled by 2^19, so the objective's Hessian holds 2^-38 next
+ * to constraint entries 1; Lemke's pivot threshold refused every genuine pivot of the root QP and
+ * ended in a ray, read as "no solution (1 nodes explored)". */
+Test(fuzz_cases, box_end_pinned_by_another_row_with_a_badly_scaled_objective)
+{
+    double M[25] = {0};
+    M[2 + 0 * 5] = -1e-6;
+    M[2 + 1 * 5] = 1;
+    double q[5] = {0}, lo[5] = {-1, 0, -INFINITY, 0, 0}, hi[5] = {0, 0, 1, 0, 0}, z[5], w[5];
+    nsdae_row_kind kind[5] = {NSDAE_ROW_BOX, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_BOX, NSDAE_ROW_EQUALITY,
+                              NSDAE_ROW_EQUALITY};
+    nsdae_mlcp p = {5, M, q, kind, lo, hi};
+    nsdae_error err = {0};
+    nsdae_minnorm_result res;
+    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
+    cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    for (int i = 0; i < 5; i++)
+        cr_expect(fabs(z[i]) <= 1e-12, "z%d = %g", i + 1, z[i]);
+    cr_expect_eq(res.nsol, -1);   /* a continuum */
+}
