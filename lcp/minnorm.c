@@ -305,11 +305,14 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
             int f = lcp_piece_examine(r, st, b->o, &pc, b->ws, b->ar);
             if (f < 0)
                 return nsdae_error_set(err, NSDAE_NUMERICAL, "minnorm: linear algebra failed on a leaf pattern");
-            /* an isolated point from a nearly singular pattern may be no solution; a continuum's
-             * representative is placed on the piece by the objective within the sign tolerance */
-            if (f == 0 || (pc.dim == 0 && !point_ok(b, pc.t)))
+            /* an isolated point from a nearly singular pattern may be no solution, and so may a
+             * continuum's representative: a pattern whose rows agree only to the residual
+             * tolerance in the equilibrated units passes as a continuum (crash-4de6...: a box of
+             * width 1 is 3.7e-9 there, and z2 = lo = hi read as consistent gave z2 = 0.5 midway,
+             * off by half the box, which then won on norm and failed the caller's rows) */
+            if (f == 0 || !point_ok(b, pc.t))
                 continue;
-            candidate(b, pc.t, pc.dim == 0 ? checked_objective(b, pc.fval) : pc.fval, pc.flat);
+            candidate(b, pc.t, checked_objective(b, pc.fval), pc.flat);
             if (b->counting && lcp_piece_list_push(&b->pieces, &pc))
                 return nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
             continue;

@@ -173,3 +173,24 @@ Test(fuzz_cases, box_end_pinned_by_another_row_with_a_badly_scaled_objective)
         cr_expect(fabs(z[i]) <= 1e-12, "z%d = %g", i + 1, z[i]);
     cr_expect_eq(res.nsol, -1);   /* a continuum */
 }
+
+/* crash-4de6...: row 1 complementarity, row 2 a box z2 in [0, 1],
+ *   w1 = 1e-7,  w2 = -1e3 z2 - 1e11.
+ * w1 > 0 gives z1 = 0; w2 <= -1e11 < 0 on the whole box, so z2 = hi = 1: z = (0, 1), the only
+ * solution. Equilibrated, the box is 3.7e-9 wide next to data of size one, so the pattern
+ * "z2 at lo and at hi" agreed to the residual tolerance and passed as a continuum whose
+ * representative z2 = 0.5 (midway) won on norm; the branch and bound now checks a continuum's
+ * representative on the caller's rows as it does a point. */
+Test(fuzz_cases, a_narrow_box_is_not_a_continuum)
+{
+    double M[4] = {0, 0, 0, -1e3};
+    double q[2] = {1e-7, -1e11}, lo[2] = {0, 0}, hi[2] = {0, 1}, z[2], w[2];
+    nsdae_row_kind kind[2] = {NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_BOX};
+    nsdae_mlcp p = {2, M, q, kind, lo, hi};
+    nsdae_error err = {0};
+    nsdae_minnorm_result res;
+    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
+    cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    cr_expect(z[0] == 0 && fabs(z[1] - 1) <= 1e-12, "%.17g %.17g", z[0], z[1]);
+    cr_expect(w[1] < 0, "%g", w[1]);
+}
