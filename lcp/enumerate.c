@@ -43,42 +43,63 @@ nsdae_status lcp_set_from_pieces(int size, const lcp_piece_list *l, long visited
     return NSDAE_OK;
 }
 
-/* Maps the pieces to the caller's variables and keeps only the points that solve the caller's
- * MLCP row by row (check.c). A nearly singular pattern matrix can pass the sign tests in the
+/* Whether the caller's point z (w its M z + q, scratch zp) solves p row by row (check.c), as it
+ * is or re-solved on its own pattern, then written into z. A point computed in equilibrated
+ * units can carry rounding noise that fails its rows (q = 0 with entries 1e6 next to 1e-7: the
+ * solution 0 came back as 1e-13 noise and the enumeration said "no solution" where minimal norm
+ * found 0; fuzzing, crash-1312...). The re-solve decides rank in the caller's units first, then
+ * in the pattern system's own (polish.c): with 1e-7 z1 + 1e14 z4 + 3e-7 = 0 next to rows of
+ * entries 0.5, the caller's units cut the system to rank 1, left z4 = 0 in place of -3e-21 and
+ * the only solution was dropped (fuzzing, crash-1091...). */
+static int point_solves(const nsdae_mlcp *p, const double *dr, const double *dc, double *z, double *w,
+                        double *zp)
+{
+    if (lcp_scaled_violation(p, dr, dc, z, w) <= NSDAE_TOL_RESIDUAL)
+        return 1;
+    for (int scaled = 0; scaled < 2; scaled++) {
+        lcp_caller_w(p, z, w);
+        if ((scaled ? lcp_pattern_point_scaled(p, z, w, zp) : lcp_pattern_point(p, z, w, zp)) != 0)
+            continue;
+        lcp_caller_w(p, zp, w);
+        if (lcp_scaled_violation(p, dr, dc, zp, w) <= NSDAE_TOL_RESIDUAL) {
+            memcpy(z, zp, sizeof(double) * (size_t)p->size);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Keeps only the point pieces (scaled z) that solve the caller's MLCP row by row, each as it is
+ * or re-solved on its own pattern (point_solves), before pieces are merged: two patterns of one
+ * degenerate solution give two points within NSDAE_TOL_SAME_SOLUTION, and the merge keeps the one
+ * of smaller objective, which need not be the one that solves. z3 in [-1, 0] on the row
+ * w3 = 1e6 z3 + 1e-7 is -1e-13 inside its upper end; the pattern "z3 at hi" (w3 = 1e-7 > 0, within
+ * the sign tolerance of the equilibrated units) gave z3 = 0, of smaller norm, and the merged
+ * point, re-solved on its pattern, stayed there: the only solution was dropped (fuzzing,
+ * crash-ce27...). A nearly singular pattern matrix can also pass the sign tests in the
  * equilibrated units and still be no solution: Siconos' Buck converter MLCPs gave a second
  * "solution" with z[20] = -7.5e-6, of the size of every other term of the rows it enters.
  * -1 on out of memory. */
-static int keep_checked(const nsdae_mlcp *p, const double *dr, const double *dc, double alpha,
-                        nsdae_lcp_solution_set *set)
+static int keep_solving_points(const nsdae_mlcp *p, const double *dr, const double *dc, double alpha,
+                               lcp_piece_list *l)
 {
     int N = p->size, kept = 0;
-    double *w = malloc(sizeof(double) * 2 * (size_t)N), *zp = w + N;
+    double *w = malloc(sizeof(double) * 3 * (size_t)N), *z = w + N, *zp = z + N;
     if (!w)
         return -1;
-    set->has_continuum = 0;
-    for (int i = 0; i < set->count; i++) {
-        nsdae_lcp_piece pc = set->pieces[i];
-        lcp_scale_z_to_caller(N, dc, alpha, pc.z, pc.z);
-        lcp_caller_w(p, pc.z, w);
-        if (pc.is_point && !(lcp_scaled_violation(p, dr, dc, pc.z, w) <= NSDAE_TOL_RESIDUAL)) {
-            /* Re-solved on its own pattern before it is dropped: a point computed in equilibrated
-             * units can carry rounding noise that fails its rows (q = 0 with entries 1e6 next to
-             * 1e-7: the solution 0 came back as 1e-13 noise and the enumeration said "no
-             * solution" where minimal norm found 0; fuzzing, crash-1312...). */
-            if (lcp_pattern_point(p, pc.z, w, zp) != 0)
+    for (int i = 0; i < l->n; i++) {
+        lcp_piece pc = l->v[i];
+        if (pc.dim == 0) {
+            lcp_scale_z_to_caller(N, dc, alpha, pc.z, z);
+            lcp_caller_w(p, z, w);
+            if (!point_solves(p, dr, dc, z, w, zp))
                 continue;
-            lcp_caller_w(p, zp, w);
-            if (!(lcp_scaled_violation(p, dr, dc, zp, w) <= NSDAE_TOL_RESIDUAL))
-                continue;
-            memcpy(pc.z, zp, sizeof(double) * (size_t)N);
-        }   /* a continuum's representative lies on it within the sign tolerance */
-        nsdae_lcp_piece *dst = &set->pieces[kept++];
-        memmove(dst->z, pc.z, sizeof(double) * (size_t)N);
-        dst->is_point = pc.is_point;
-        dst->dimension = pc.dimension;
-        set->has_continuum |= !pc.is_point;
+            for (int j = 0; j < N; j++)   /* back to the scaled units (powers of two: exact) */
+                pc.z[j] = alpha * z[j] / dc[j];
+        }
+        l->v[kept++] = pc;
     }
-    set->count = kept;
+    l->n = kept;
     free(w);
     return 0;
 }
@@ -165,13 +186,16 @@ nsdae_status nsdae_lcp_enumerate(const nsdae_mlcp *p, nsdae_lcp_solution_set **o
             goto done;
         }
     }
+    if (keep_solving_points(p, dr, dc, alpha, &list)) {
+        st = nsdae_error_set(err, NSDAE_NOMEM, "enumerate: out of memory");
+        goto done;
+    }
+    /* a continuum's representative lies on it within the sign tolerance: not checked */
     lcp_piece_list_merge(&r, &list, &ws);
     st = lcp_set_from_pieces(p->size, &list, visited, out, err);
-    if (!st && keep_checked(p, dr, dc, alpha, *out)) {
-        nsdae_lcp_solution_set_free(*out);
-        *out = NULL;
-        st = nsdae_error_set(err, NSDAE_NOMEM, "enumerate: out of memory");
-    }
+    if (!st)
+        for (int i = 0; i < (*out)->count; i++)
+            lcp_scale_z_to_caller(N, dc, alpha, (*out)->pieces[i].z, (*out)->pieces[i].z);
 done:
     if (!st && ar.failed)
         st = nsdae_error_set(err, NSDAE_NOMEM, "enumerate: out of memory");

@@ -194,3 +194,57 @@ Test(fuzz_cases, a_narrow_box_is_not_a_continuum)
     cr_expect(z[0] == 0 && fabs(z[1] - 1) <= 1e-12, "%.17g %.17g", z[0], z[1]);
     cr_expect(w[1] < 0, "%g", w[1]);
 }
+
+/* crash-a26e...: one box row, z in [0, 1], w = 2 z - 1e-14. At lo (z = 0) w = -1e-14 < 0 and at
+ * hi w = 2 - 1e-14 > 0 break the box's sign laws, so w = 0: z = 5e-15, the only solution. The
+ * pattern "z at lo" passes the sign tests in equilibrated units (w = -1e-14, within the absolute
+ * sign tolerance) and gives z = 0, within NSDAE_TOL_SAME_SOLUTION of 5e-15 and of smaller norm:
+ * the merge kept it, it failed its row, was re-solved at lo again and the enumeration listed
+ * nothing (lcp/enumerate.c now checks each point before points are merged). */
+Test(fuzz_cases, merged_points_keep_the_one_that_solves)
+{
+    double M[1] = {2}, q[1] = {-1e-14}, lo[1] = {0}, hi[1] = {1};
+    nsdae_row_kind kind[1] = {NSDAE_ROW_BOX};
+    nsdae_mlcp p = {1, M, q, kind, lo, hi};
+    nsdae_error err = {0};
+    nsdae_lcp_solution_set *set = NULL;
+    cr_assert_eq(nsdae_lcp_enumerate(&p, &set, &err), NSDAE_OK, "%s", err.message);
+    cr_expect_eq(set->count, 1);
+    if (set->count == 1)
+        cr_expect(fabs(set->pieces[0].z[0] - 5e-15) <= 1e-9 * 5e-15, "%.17g", set->pieces[0].z[0]);
+    nsdae_lcp_solution_set_free(set);
+}
+
+/* crash-1091...: row 1 complementarity, row 2 a box [-1, 0], rows 3 and 4 boxes (-inf, 1],
+ *   w1 = 0.5 z1 + 1e-7 (z3 + z4) - 1,   w2 = 0.5 (z1 - z2) + 1e-7 z4 - 2,
+ *   w3 = 1e-7 (z1 + z2) + 1e14 z4 + 1e-7,  w4 = 0.5 (z2 - z3) + z4.
+ * A solution with z2 = 0 at its upper end, z3, z4 inside (w3 = w4 = 0) and z1 > 0 (w1 = 0):
+ * z3 = 2 z4 (row 4), z4 = -1e-21 (1 + z1) (row 3), z1 = 2 - 2e-7 (z3 + z4) = 2 + 1.8e-27
+ * (row 1), so z4 = -3e-21, z3 = -6e-21; w2 = 1 - 2 + O(1e-28) = -1 <= 0 as z2 = hi wants. The
+ * enumeration found the pattern with z3 = z4 = 0 in equilibrated units (w3 = 3e-7, a violation
+ * of size one of row 3's terms) and its re-solve in the caller's units cut the system
+ * [0.5 1e-7 1e-7; 1e-7 0 1e14; 0 -0.5 1] to rank 1 (relative to 1e14) and kept z4 = 0: the
+ * point was dropped. Re-solved in the system's own units (polish.c), it is the solution; z3
+ * within the rounding of the point's unit (z2 and z3 enter row 4 with 0.5 next to z1's 0.5 z1 = 1:
+ * 1e-13 absolute), z4 to 1e-9 of itself (z4 = 0 leaves w3 = 3e-7, all of row 3's terms). */
+Test(fuzz_cases, enumerated_point_re_solved_in_its_own_units)
+{
+    double M[16] = {0.5, 0.5, 1e-7, 0, 0, -0.5, 1e-7, 0.5, 1e-7, 0, 0, -0.5, 1e-7, 1e-7, 1e14, 1};
+    double q[4] = {-1, -2, 1e-7, 0}, lo[4] = {0, -1, -INFINITY, -INFINITY}, hi[4] = {0, 0, 1, 1};
+    nsdae_row_kind kind[4] = {NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_BOX, NSDAE_ROW_BOX, NSDAE_ROW_BOX};
+    nsdae_mlcp p = {4, M, q, kind, lo, hi};
+    double want[4] = {2, 0, -6e-21, -3e-21};
+    nsdae_error err = {0};
+    nsdae_lcp_solution_set *set = NULL;
+    cr_assert_eq(nsdae_lcp_enumerate(&p, &set, &err), NSDAE_OK, "%s", err.message);
+    int found = 0;
+    for (int k = 0; k < set->count; k++) {
+        const double *z = set->pieces[k].z;
+        found |= fabs(z[0] - 2) <= 1e-12 && z[1] == 0 && fabs(z[2] - want[2]) <= 1e-13 &&
+                 fabs(z[3] - want[3]) <= 1e-9 * 3e-21;
+        if (set->pieces[k].is_point)
+            cr_expect(nsdae_mlcp_row_violation(&p, z) <= 1e-9, "piece %d: %g", k, nsdae_mlcp_row_violation(&p, z));
+    }
+    cr_expect(found, "the solution (2, 0, -6e-21, -3e-21) is not listed (%d pieces)", set->count);
+    nsdae_lcp_solution_set_free(set);
+}
