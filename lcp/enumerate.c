@@ -43,22 +43,52 @@ nsdae_status lcp_set_from_pieces(int size, const lcp_piece_list *l, long visited
     return NSDAE_OK;
 }
 
+/* The caller's sides (lcp_active_side's values) of the full pattern st of the standard form s:
+ * a pair at V0 puts its variable at its end (0, lo, or hi for a box with only an upper end,
+ * z = hi - x); of a box's two pairs (x = z - lo, then y with hi - lo - x), x at V0 is "at lo",
+ * y's row at R0 "at hi"; everything else is free with w = 0. */
+static void caller_sides(const lcp_std *s, const signed char *st, int *side)
+{
+    for (int i = 0; i < s->size; i++)
+        side[i] = s->zidx[i] < 0 ? -1 : 0;   /* a fixed variable (lo = hi) sits at lo */
+    for (int c = 0; c < s->m; c++) {
+        int i = s->crow[c];
+        int second = c > 0 && s->crow[c - 1] == i;   /* a box's y pair */
+        if (second) {
+            if (st[c] == LCP_R0 && side[i] == 0)
+                side[i] = 1;
+        } else if (st[c] == LCP_V0) {
+            side[i] = s->zsgn[i] < 0 ? 1 : -1;
+        }
+    }
+}
+
 /* Whether the caller's point z (w its M z + q, scratch zp) solves p row by row (check.c), as it
- * is or re-solved on its own pattern, then written into z. A point computed in equilibrated
- * units can carry rounding noise that fails its rows (q = 0 with entries 1e6 next to 1e-7: the
- * solution 0 came back as 1e-13 noise and the enumeration said "no solution" where minimal norm
- * found 0; fuzzing, crash-1312...). The re-solve decides rank in the caller's units first, then
- * in the pattern system's own (polish.c): with 1e-7 z1 + 1e14 z4 + 3e-7 = 0 next to rows of
- * entries 0.5, the caller's units cut the system to rank 1, left z4 = 0 in place of -3e-21 and
- * the only solution was dropped (fuzzing, crash-1091...). */
-static int point_solves(const nsdae_mlcp *p, const double *dr, const double *dc, double *z, double *w,
-                        double *zp)
+ * is or re-solved, then written into z: on the pattern z is nearest to, then on the pattern it
+ * came from (side), each with rank decided in the caller's units first, then in the pattern
+ * system's own (polish.c). A point computed in equilibrated units can carry rounding noise that
+ * fails its rows (q = 0 with entries 1e6 next to 1e-7: the solution 0 came back as 1e-13 noise
+ * and the enumeration said "no solution" where minimal norm found 0; fuzzing, crash-1312...).
+ * In the caller's units the system [0.5 1e-7 1e-7; 1e-7 0 1e14; 0 -0.5 1] was cut to rank 1
+ * (relative to 1e14), which left z4 = 0 in place of -3e-21 and dropped the only solution
+ * (crash-1091...). And the nearest pattern need not be the point's: z3 in [-1, 0] on the row
+ * w3 = 1e6 z3 + 1e-7 is -1e-13 inside its upper end, which z3 = lo + x computes as -1.0003e-13;
+ * its w3 = -3e-11 is farther from 0 than z3 from hi, so the nearest pattern put z3 at hi, where
+ * w3 = 1e-7 > 0 (crash-ce27...). Its own pattern (w3 = 0) gives z3 = -1e-13. */
+static int point_solves(const nsdae_mlcp *p, const double *dr, const double *dc, const int *side, double *z,
+                        double *w, double *zp)
 {
     if (lcp_scaled_violation(p, dr, dc, z, w) <= NSDAE_TOL_RESIDUAL)
         return 1;
-    for (int scaled = 0; scaled < 2; scaled++) {
-        lcp_caller_w(p, z, w);
-        if ((scaled ? lcp_pattern_point_scaled(p, z, w, zp) : lcp_pattern_point(p, z, w, zp)) != 0)
+    for (int attempt = 0; attempt < 4; attempt++) {
+        int scaled = attempt & 1, f;
+        if (attempt < 2) {
+            lcp_caller_w(p, z, w);
+            f = scaled ? lcp_pattern_point_scaled(p, z, w, zp) : lcp_pattern_point(p, z, w, zp);
+        } else {
+            f = lcp_pattern_point_given(p, side, z, zp, scaled);
+        }
+        if (f != 0)
             continue;
         lcp_caller_w(p, zp, w);
         if (lcp_scaled_violation(p, dr, dc, zp, w) <= NSDAE_TOL_RESIDUAL) {
@@ -80,19 +110,24 @@ static int point_solves(const nsdae_mlcp *p, const double *dr, const double *dc,
  * equilibrated units and still be no solution: Siconos' Buck converter MLCPs gave a second
  * "solution" with z[20] = -7.5e-6, of the size of every other term of the rows it enters.
  * -1 on out of memory. */
-static int keep_solving_points(const nsdae_mlcp *p, const double *dr, const double *dc, double alpha,
-                               lcp_piece_list *l)
+static int keep_solving_points(const nsdae_mlcp *p, const lcp_std *s, const double *dr, const double *dc,
+                               double alpha, lcp_piece_list *l)
 {
     int N = p->size, kept = 0;
     double *w = malloc(sizeof(double) * 3 * (size_t)N), *z = w + N, *zp = z + N;
-    if (!w)
+    int *side = malloc(sizeof(int) * (size_t)N);
+    if (!w || !side) {
+        free(w);
+        free(side);
         return -1;
+    }
     for (int i = 0; i < l->n; i++) {
         lcp_piece pc = l->v[i];
         if (pc.dim == 0) {
             lcp_scale_z_to_caller(N, dc, alpha, pc.z, z);
             lcp_caller_w(p, z, w);
-            if (!point_solves(p, dr, dc, z, w, zp))
+            caller_sides(s, pc.st, side);
+            if (!point_solves(p, dr, dc, side, z, w, zp))
                 continue;
             for (int j = 0; j < N; j++)   /* back to the scaled units (powers of two: exact) */
                 pc.z[j] = alpha * z[j] / dc[j];
@@ -101,6 +136,7 @@ static int keep_solving_points(const nsdae_mlcp *p, const double *dr, const doub
     }
     l->n = kept;
     free(w);
+    free(side);
     return 0;
 }
 
@@ -186,7 +222,7 @@ nsdae_status nsdae_lcp_enumerate(const nsdae_mlcp *p, nsdae_lcp_solution_set **o
             goto done;
         }
     }
-    if (keep_solving_points(p, dr, dc, alpha, &list)) {
+    if (keep_solving_points(p, &s, dr, dc, alpha, &list)) {
         st = nsdae_error_set(err, NSDAE_NOMEM, "enumerate: out of memory");
         goto done;
     }

@@ -288,6 +288,9 @@ int lcp_pattern_point(const nsdae_mlcp *p, const double *z, const double *w, dou
 /* The same with the rows and columns of the system equilibrated first (its rank decided in its
  * own units; its point of minimal norm in them): a second try (polish.c, check.c). */
 int lcp_pattern_point_scaled(const nsdae_mlcp *p, const double *z, const double *w, double *zp);
+/* The point of the pattern side (N values as lcp_active_side's, -1 at lo, +1 at hi, 0 free) that
+ * the caller knows (the enumeration: the pattern a point came from); scaled as above. */
+int lcp_pattern_point_given(const nsdae_mlcp *p, const int *side, const double *z, double *zp, int scaled);
 /* Fixes every component at the end of its row that (z, w = M z + q) is nearest to (0, lo or hi)
  * and corrects the free ones by the minimal-norm solution of the rows that must then vanish.
  * -1 on allocation or LAPACK failure (z partly changed). */

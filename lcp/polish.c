@@ -52,11 +52,11 @@ static void equilibrate(int rows, int cols, double *A, double *b, double *dc)
 }
 
 /* Solving on a pattern, shared by polishing and by re-solving a far point: the pattern of (z, w)
- * (w NULL: computed here), the fixed components exactly at their ends in zp, the free ones moved
+ * (w NULL: computed here) or the one given (lcp_active_side's values per row), the fixed components exactly at their ends in zp, the free ones moved
  * by the minimal-norm least-squares solution of the rows that must vanish, starting from z's own
  * values (keep_free) or from 0 (the pattern's minimal-norm point). zp may be z. */
-static int pattern_solve(const nsdae_mlcp *p, const double *z, const double *w, double *zp, int keep_free,
-                         int scaled)
+static int pattern_solve(const nsdae_mlcp *p, const double *z, const double *w, const int *given, double *zp,
+                         int keep_free, int scaled)
 {
     int N = p->size;
     size_t n = (size_t)N;
@@ -77,7 +77,7 @@ static int pattern_solve(const nsdae_mlcp *p, const double *z, const double *w, 
     }
     int nf = 0, nr = 0;
     for (int i = 0; i < N; i++) {
-        side[i] = lcp_active_side(p, i, z[i], w[i]);
+        side[i] = given ? given[i] : lcp_active_side(p, i, z[i], w[i]);
         nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
         if (side[i] < 0)
             zp[i] = k == NSDAE_ROW_BOX ? p->lo[i] : 0.0;
@@ -117,17 +117,22 @@ static int pattern_solve(const nsdae_mlcp *p, const double *z, const double *w, 
 
 int lcp_polish(const nsdae_mlcp *p, double *z)
 {
-    return pattern_solve(p, z, NULL, z, 1, 0);
+    return pattern_solve(p, z, NULL, NULL, z, 1, 0);
 }
 
 int lcp_pattern_point(const nsdae_mlcp *p, const double *z, const double *w, double *zp)
 {
-    return pattern_solve(p, z, w, zp, 0, 0);
+    return pattern_solve(p, z, w, NULL, zp, 0, 0);
 }
 
 int lcp_pattern_point_scaled(const nsdae_mlcp *p, const double *z, const double *w, double *zp)
 {
-    return pattern_solve(p, z, w, zp, 0, 1);
+    return pattern_solve(p, z, w, NULL, zp, 0, 1);
+}
+
+int lcp_pattern_point_given(const nsdae_mlcp *p, const int *side, const double *z, double *zp, int scaled)
+{
+    return pattern_solve(p, z, NULL, side, zp, 0, scaled);
 }
 
 int lcp_origin_accepts(const lcp_origin *o, const nsdae_mlcp *ps, const double *zs, double *w)

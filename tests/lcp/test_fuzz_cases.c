@@ -248,3 +248,29 @@ Test(fuzz_cases, enumerated_point_re_solved_in_its_own_units)
     cr_expect(found, "the solution (2, 0, -6e-21, -3e-21) is not listed (%d pieces)", set->count);
     nsdae_lcp_solution_set_free(set);
 }
+
+/* crash-ce27...: row 1 an equality, rows 2 and 3 boxes [-1, 0],
+ *   0 = -z1 + z3 - 1,   w2 = -z1 - 0.5 z2 - z3 + 1,   w3 = 1e6 z3 + 1e-7.
+ * z3 at lo gives w3 = -1e6 + 1e-7 < 0, at hi w3 = 1e-7 > 0: both break the box's sign laws, so
+ * w3 = 0, z3 = -1e-13, 1e-13 inside its upper end. Row 1: z1 = z3 - 1 = -1 - 1e-13. Then
+ * w2 = 2 - 0.5 z2 >= 2 > 0 on [-1, 0]: z2 = lo = -1. The only solution. The enumeration computes
+ * z3 = lo + x as -1.0003e-13 (x carries the rounding of 1), whose w3 = -3e-11 is farther from 0
+ * than z3 from hi: re-solved on the pattern it is nearest to, z3 went to hi and the point was
+ * dropped. Re-solved on the pattern it came from (w3 = 0), it is the solution. */
+Test(fuzz_cases, point_re_solved_on_the_pattern_it_came_from)
+{
+    double M[9] = {-1, -1, 0, 0, -0.5, 0, 1, -1, 1e6};
+    double q[3] = {-1, 1, 1e-7}, lo[3] = {0, -1, -1}, hi[3] = {0, 0, 0};
+    nsdae_row_kind kind[3] = {NSDAE_ROW_EQUALITY, NSDAE_ROW_BOX, NSDAE_ROW_BOX};
+    nsdae_mlcp p = {3, M, q, kind, lo, hi};
+    nsdae_error err = {0};
+    nsdae_lcp_solution_set *set = NULL;
+    cr_assert_eq(nsdae_lcp_enumerate(&p, &set, &err), NSDAE_OK, "%s", err.message);
+    cr_expect_eq(set->count, 1);
+    if (set->count == 1) {
+        const double *z = set->pieces[0].z;
+        cr_expect(fabs(z[2] + 1e-13) <= 1e-9 * 1e-13 && z[1] == -1 && fabs(z[0] + 1 + 1e-13) <= 4e-16,
+                  "%.17g %.17g %.17g", z[0], z[1], z[2]);
+    }
+    nsdae_lcp_solution_set_free(set);
+}
