@@ -38,9 +38,10 @@
  *
  * Box rows: the distance of z_i to a bound is measured both by its effect on the rows (as for
  * complementarity rows) and in z_i's own units (the finite bounds, the terms of the largest row
- * z_i enters over its largest entry), and counts as "at the bound" only if small in both: with w1 = 1e-7 z1 + 1e6
- * on [-1, 0], z1 = -0.5 moves its row by 5e-14 of its terms, yet it is half the box away from
- * either bound, with w1 = 1e6 (fuzzing, crash-8718...).
+ * z_i enters over its largest entry; also the box's width when both ends are finite), and counts
+ * as "at the bound" only if small in both: with w1 = 1e-7 z1 + 1e6 on [-1, 0], z1 = -0.5 moves
+ * its row by 5e-14 of its terms, yet it is half the box away from either bound, with w1 = 1e6
+ * (fuzzing, crash-8718...).
  *
  * Measured on Siconos' test data (validation/siconos_data): every accepted answer there passes
  * with violations below 1e-13, the wrong ones violate by 1e-5 to 1. */
@@ -105,17 +106,27 @@ static double component_size(const rows *R, int j, double d)
 static double own_units(const rows *R, int i, double d)
 {
     const nsdae_mlcp *p = R->p;
+    double lo = p->lo[i], hi = p->hi[i], rnd = 64 * p->size * EPS;
     double u = R->cmax[i] > 0 ? R->zloc[i] / R->cmax[i] : 0;
-    if (isfinite(p->lo[i]))
-        u = fmax(u, fabs(p->lo[i]));
-    if (isfinite(p->hi[i]))
-        u = fmax(u, fabs(p->hi[i]));
+    if (isfinite(lo))
+        u = fmax(u, fabs(lo));
+    if (isfinite(hi))
+        u = fmax(u, fabs(hi));
     /* z_i entering no row has its box as its unit, not the point's largest component: z2 = -0.5
      * in [-1, 0] with w2 = 8 was "at lo" next to z1 = -1e9 (fuzzing, crash-2975...) */
     if (!(u > 0))
         u = R->zmax;
-    double c = fmax(0, fabs(d) - 64 * p->size * EPS * u);
-    return c > 0 ? c / u : 0;
+    double c = fmax(0, fabs(d) - rnd * u), e = c > 0 ? c / u : 0;
+    /* A box with two ends is also measured in its width: with a column of 1e-14 (z1 in [-1, 0],
+     * w1 = -1e-14 z1 + z4 - 3) the terms of z1's rows over its entry are 3e14, in which the
+     * whole box is rounding; z1 = -1 was "at lo" and "at hi" at once, so w1 = -3 < 0 passed at
+     * lo where the solution has z1 = 0 (fuzzing, crash-732c...). The rounding allowed is that
+     * of the ends' own size. */
+    if (isfinite(hi - lo) && hi > lo) {
+        double cw = fmax(0, fabs(d) - rnd * fmax(fabs(lo), fabs(hi)));
+        e = fmax(e, cw / (hi - lo));
+    }
+    return e;
 }
 
 static double bound_distance(const rows *R, int i, double d)

@@ -274,3 +274,22 @@ Test(fuzz_cases, point_re_solved_on_the_pattern_it_came_from)
     }
     nsdae_lcp_solution_set_free(set);
 }
+
+/* crash-732c...: row 1 a box [-1, 0], row 2 an equality,
+ *   w1 = -1e-14 z1 + z2 - 3,   0 = 3 z2 - 1.
+ * z2 = 1/3, so w1 = -1e-14 z1 - 8/3 < 0 on the whole box: z1 = hi = 0, the only solution. The point
+ * (-1, 1/3) has z1 at lo with w1 = -8/3 < 0, a violation of most of row 1's terms (3 + 1/3); the
+ * per-row check once measured z1's distance to hi in the unit "row 1's terms over z1's entry"
+ * (3.3e14), called z1 = -1 at hi as well as at lo, and accepted it. */
+Test(fuzz_cases, a_box_is_measured_in_its_width)
+{
+    double M[4] = {-1e-14, 0, 1, 3}, q[2] = {-3, -1}, lo[2] = {-1, 0}, hi[2] = {0, 0}, z[2], w[2];
+    nsdae_row_kind kind[2] = {NSDAE_ROW_BOX, NSDAE_ROW_EQUALITY};
+    nsdae_mlcp p = {2, M, q, kind, lo, hi};
+    double wrong[2] = {-1, 1.0 / 3};
+    cr_expect(nsdae_mlcp_row_violation(&p, wrong) > 0.5, "%g", nsdae_mlcp_row_violation(&p, wrong));
+    nsdae_error err = {0};
+    nsdae_minnorm_result res;
+    cr_assert_eq(nsdae_lcp_minnorm(&p, NULL, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    cr_expect(z[0] == 0 && fabs(z[1] - 1.0 / 3) <= 1e-15, "%.17g %.17g", z[0], z[1]);
+}
