@@ -102,11 +102,11 @@ static int point_solves(const nsdae_mlcp *p, const double *dr, const double *dc,
 /* Keeps only the point pieces (scaled z) that solve the caller's MLCP row by row, each as it is
  * or re-solved on its own pattern (point_solves), before pieces are merged: two patterns of one
  * degenerate solution give two points within NSDAE_TOL_SAME_SOLUTION, and the merge keeps the one
- * of smaller objective, which need not be the one that solves. z3 in [-1, 0] on the row
- * w3 = 1e6 z3 + 1e-7 is -1e-13 inside its upper end; the pattern "z3 at hi" (w3 = 1e-7 > 0, within
- * the sign tolerance of the equilibrated units) gave z3 = 0, of smaller norm, and the merged
- * point, re-solved on its pattern, stayed there: the only solution was dropped (fuzzing,
- * crash-ce27...). A nearly singular pattern matrix can also pass the sign tests in the
+ * of smaller objective, which need not be the one that solves. z in [0, 1] with w = 2 z - 1e-14
+ * has the one solution z = 5e-15; the pattern "z at lo" (w = -1e-14, within the sign tolerance of
+ * the equilibrated units) gave z = 0, of smaller norm, and the merged point, re-solved on the
+ * pattern it is nearest to, stayed there: the only solution was dropped (fuzzing, crash-a26e...).
+ * A nearly singular pattern matrix can also pass the sign tests in the
  * equilibrated units and still be no solution: Siconos' Buck converter MLCPs gave a second
  * "solution" with z[20] = -7.5e-6, of the size of every other term of the rows it enters.
  * -1 on out of memory. */
