@@ -59,7 +59,7 @@ static double entry(const nsdae_mlcp *p, int i, int j)
  * (crash-8705...: an absolute 1e-6 (1 + terms) accepted it). The rounding of z_j is relative to
  * the unit in which z_j makes the point's largest term W (W / max_k |M_kj|), W capped at FAR
  * times the data's scale. */
-static void row_tolerances(const nsdae_mlcp *p, const double *z, double *tol)
+static void row_tolerances(const nsdae_mlcp *p, const double *z, const unsigned char *exact, double *tol)
 {
     int n = p->size;
     double W = 0, D = 0, cmax[MAX_SIZE];
@@ -78,7 +78,7 @@ static void row_tolerances(const nsdae_mlcp *p, const double *z, double *tol)
         double terms = fabs(p->q[i]), floor = 0;
         for (int j = 0; j < n; j++) {
             terms += fabs(entry(p, i, j) * z[j]);
-            if (cmax[j] > 0) floor += ROUND * W * fabs(entry(p, i, j)) / cmax[j];
+            if (cmax[j] > 0 && !exact[j]) floor += ROUND * W * fabs(entry(p, i, j)) / cmax[j];
         }
         tol[i] = floor + REL_TOL * (terms + floor);
     }
@@ -106,25 +106,30 @@ static int negligible(const nsdae_mlcp *p, const double *z, const double *tol, i
     return 1;
 }
 
-/* Returns 1 when (z, w = M z + q) solves p: every row within its own tolerance (above). */
-static int solves(const nsdae_mlcp *p, const double *z)
+/* One pass of the row check (above) at z, the columns marked exact carrying no rounding. With
+ * snap != NULL, also writes the point with every component that its row forces to an end (z_i
+ * negligible or at a bound while w_i is not zero) put exactly there, marks those exact and
+ * returns 2 if any moved. */
+static int rows_hold(const nsdae_mlcp *p, const double *z, unsigned char *exact, double *snap)
 {
-    int n = p->size;
+    int n = p->size, moved = 0;
     double w[MAX_SIZE], tol[MAX_SIZE];
     for (int i = 0; i < n; i++) {
         w[i] = p->q[i];
         for (int j = 0; j < n; j++) w[i] += entry(p, i, j) * z[j];
         if (!isfinite(z[i]) || !isfinite(w[i])) return 0;
     }
-    row_tolerances(p, z, tol);
+    row_tolerances(p, z, exact, tol);
     for (int i = 0; i < n; i++) {
         nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
         int w_zero = fabs(w[i]) <= tol[i];
+        double end = z[i];
         if (k == NSDAE_ROW_EQUALITY) {
             if (!w_zero) return 0;
         } else if (k == NSDAE_ROW_COMPLEMENTARITY) {
             int z_zero = negligible(p, z, tol, i, z[i]);
             if ((z[i] < 0 && !z_zero) || w[i] < -tol[i] || (!z_zero && !w_zero)) return 0;
+            if (z_zero && !w_zero) end = 0;
         } else {
             double lo = p->lo[i], hi = p->hi[i];
             int at_lo = isfinite(lo) && negligible(p, z, tol, i, z[i] - lo);
@@ -133,9 +138,31 @@ static int solves(const nsdae_mlcp *p, const double *z)
             if (!at_lo && !at_hi && !w_zero) return 0;
             if (at_lo && !at_hi && w[i] < -tol[i]) return 0;
             if (at_hi && !at_lo && w[i] > tol[i]) return 0;
+            if (!w_zero && at_lo != at_hi) end = at_lo ? lo : hi;
+        }
+        if (snap) {
+            snap[i] = end;
+            if (end != z[i] || (k != NSDAE_ROW_EQUALITY && !w_zero && !exact[i])) moved = 1;
+            if (k != NSDAE_ROW_EQUALITY && !w_zero) exact[i] = 1;
         }
     }
-    return 1;
+    return snap && moved ? 2 : 1;
+}
+
+/* Returns 1 when (z, w = M z + q) solves p: every row within its own tolerance (above), and
+ * again once every component its row forces to an end is exactly there, with no rounding
+ * allowance for that column. A rounded zero z_j lifts other rows' floors through its column
+ * (it could be anything within its rounding), but where w_j is clearly nonzero every solution
+ * near the point has z_j exactly at its end. crash-a656...: (-2e-44, 1.6e-37, 0, -1e-21) was
+ * accepted with w2 = 1e-7 (so z2 = 0) while z2's column lifted row 1's floor to 5.7e-21 above
+ * w1 = 1e-7 z4 = -1e-28, z1 inside its box (-inf, 1]: with z2 = 0 row 1 needs w1 = 0, so no
+ * solution is there; the solution (-1e-7, 1e-21, 0, -1e-21) has w2 = 0. */
+static int solves(const nsdae_mlcp *p, const double *z)
+{
+    unsigned char exact[MAX_SIZE] = {0};
+    double snapped[MAX_SIZE];
+    int r = rows_hold(p, z, exact, snapped);
+    return r == 2 ? rows_hold(p, snapped, exact, NULL) : r;
 }
 
 static double norm2(const double *z, int n)
