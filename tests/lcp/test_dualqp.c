@@ -11,16 +11,14 @@
 #include <string.h>
 
 #include "internal.h"
+#include "xorshift.h"
 
 enum { MAXK = 6, MAXR = 2 * MAXK, MAXS = MAXK + MAXR };
 
 static uint64_t rng = 0x2545F4914F6CDD1DULL;
 static double urand(void)   /* uniform in (-1, 1) */
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return ((rng >> 11) * (1.0 / 9007199254740992.0)) * 2 - 1;
+    return xorshift_uniform(&rng);
 }
 
 /* in long double: the oracle must be more accurate than the method it judges */

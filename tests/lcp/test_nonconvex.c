@@ -14,6 +14,7 @@
 #include "internal.h"   /* lcp_forced_pattern on a reduced problem */
 #include <stdint.h>
 #include <string.h>
+#include "xorshift.h"
 
 enum { MAXM = 10 };
 
@@ -114,10 +115,7 @@ Test(nonconvex, block_triangular_sources_forced_and_the_sink_searched)
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 static double urand(void)   /* uniform in (-1, 1) */
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return ((rng >> 11) * (1.0 / 9007199254740992.0)) * 2 - 1;
+    return xorshift_uniform(&rng);
 }
 
 /* Gaussian elimination with partial pivoting on a copy; 0 when solved. */

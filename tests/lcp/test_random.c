@@ -18,16 +18,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "xorshift.h"
 
 enum { MAXN = 12 };
 
 static uint64_t rng = 88172645463325252ULL;
 static double urand(void)   /* uniform in (-1, 1) */
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return ((rng >> 11) * (1.0 / 9007199254740992.0)) * 2 - 1;
+    return xorshift_uniform(&rng);
 }
 static int irand(int n)
 {
