@@ -14,6 +14,8 @@ include(CMakePackageConfigHelpers)
 set(NSDAE_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/nsdae")
 
 install(TARGETS nsdae RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+# the HDF5 sink's module, found by the command relative to its own directory (src/CMakeLists.txt)
+install(TARGETS nsdae_hdf5 LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}/nsdae")
 install(TARGETS nsdae_core nsdae_core_shared nsdae_lcp nsdae_lcp_shared EXPORT nsdaeTargets
         ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
         LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"

@@ -2,8 +2,9 @@
  * report is preferred to its header's, since the library loaded may not be the one compiled
  * against. */
 #include "cli/build_info.h"
+#include "cli/hdf5_sink.h"
 
-#include <hdf5.h>
+#include <H5public.h> /* the version macros only: the command does not link libhdf5 */
 #include <lapacke.h>
 #include <nsdae/version.h>
 #include <sundials/sundials_config.h>
@@ -28,7 +29,7 @@ const char *build_info_commit(void)
     return nsdae_git_commit();
 }
 
-void build_info_dependencies(dependency_version deps[BUILD_INFO_NDEPS])
+void build_info_dependencies(dependency_version deps[BUILD_INFO_NDEPS], build_info_hdf5 hdf5)
 {
     deps[0].name = "siconos-numerics";
     snprintf(deps[0].version, sizeof deps[0].version, "%s", NSDAE_SICONOS_VERSION);
@@ -44,8 +45,13 @@ void build_info_dependencies(dependency_version deps[BUILD_INFO_NDEPS])
     snprintf(deps[2].version, sizeof deps[2].version, "%d.%d.%d", (int)major, (int)minor, (int)patch);
     deps[3].name = "sundials";
     snprintf(deps[3].version, sizeof deps[3].version, "%s", SUNDIALS_VERSION);
-    unsigned hmaj = 0, hmin = 0, hrel = 0;
-    H5get_libversion(&hmaj, &hmin, &hrel);
+    unsigned h5[3];
+    char why[512];
     deps[4].name = "hdf5";
-    snprintf(deps[4].version, sizeof deps[4].version, "%u.%u.%u", hmaj, hmin, hrel);
+    if (hdf5 == BUILD_INFO_HDF5_IF_LOADED && !hdf5_sink_loaded())
+        snprintf(deps[4].version, sizeof deps[4].version, "%d.%d.%d", H5_VERS_MAJOR, H5_VERS_MINOR, H5_VERS_RELEASE);
+    else if (hdf5_sink_library_version(h5, why, sizeof why) == 0)
+        snprintf(deps[4].version, sizeof deps[4].version, "%u.%u.%u", h5[0], h5[1], h5[2]);
+    else
+        snprintf(deps[4].version, sizeof deps[4].version, "not loaded (module nsdae_hdf5.so missing)");
 }

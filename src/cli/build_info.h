@@ -16,8 +16,16 @@ typedef struct dependency_version {
 
 #define BUILD_INFO_NDEPS 5
 
-/* Siconos numerics, OpenBLAS, LAPACK, SUNDIALS, HDF5: the versions of the libraries linked (HDF5,
- * LAPACK and OpenBLAS as they report themselves at run time; Siconos and SUNDIALS as built against). */
-void build_info_dependencies(dependency_version deps[BUILD_INFO_NDEPS]);
+/* What build_info_dependencies says of HDF5, which lives in a module loaded on first use
+ * (hdf5_sink_ops.h): loading it costs a process its 36 libraries, twice the rest of a small run. */
+typedef enum build_info_hdf5 {
+    BUILD_INFO_HDF5_LOAD,     /* load the module: the library's own run-time report (--version, HDF5 runs) */
+    BUILD_INFO_HDF5_IF_LOADED /* the run-time report if the module is loaded, else the headers' version */
+} build_info_hdf5;
+
+/* Siconos numerics, OpenBLAS, LAPACK, SUNDIALS, HDF5: the versions of the libraries linked (LAPACK
+ * and OpenBLAS as they report themselves at run time; Siconos and SUNDIALS as built against; HDF5
+ * as hdf5 says). */
+void build_info_dependencies(dependency_version deps[BUILD_INFO_NDEPS], build_info_hdf5 hdf5);
 
 #endif

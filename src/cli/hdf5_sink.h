@@ -5,7 +5,8 @@
  * h5py, MATLAB, Julia without parsing.
  *
  * Rows are buffered (HDF5_SINK_CHUNK per column) and written a chunk at a time; the thinning rule
- * is the CSV sink's (csv_sink.h). Every HDF5 failure is reported once, naming the file. */
+ * is the CSV sink's (csv_sink.h). Every HDF5 failure is reported once, naming the file. The sink
+ * lives in a module loaded on first use (hdf5_sink_ops.h): a missing module is an open failure. */
 #ifndef NSDAE_CLI_HDF5_SINK_H
 #define NSDAE_CLI_HDF5_SINK_H
 
@@ -33,5 +34,12 @@ double hdf5_sink_last_t(const hdf5_sink *s);
 
 /* Closes the file (after finish, or to abandon it). */
 void hdf5_sink_destroy(hdf5_sink *s);
+
+/* The HDF5 library's own version (H5get_libversion) as the module sees it: 0, or -1 with why
+ * (the module cannot be loaded: hdf5_sink_ops.h). */
+int hdf5_sink_library_version(unsigned version[3], char *why, size_t why_size);
+
+/* 1 once the module is loaded (by an open or a version query), else 0: loads nothing. */
+int hdf5_sink_loaded(void);
 
 #endif

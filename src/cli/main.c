@@ -66,7 +66,7 @@ static int stdout_checked(int rc)
 static int print_version(void)
 {
     dependency_version deps[BUILD_INFO_NDEPS];
-    build_info_dependencies(deps);
+    build_info_dependencies(deps, BUILD_INFO_HDF5_LOAD);
     printf("nsdae %s (commit %s)\n", build_info_version(), build_info_commit());
     for (int i = 0; i < BUILD_INFO_NDEPS; i++) printf("  %-17s %s\n", deps[i].name, deps[i].version);
     return stdout_checked(0);

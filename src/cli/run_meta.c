@@ -62,7 +62,7 @@ static void parameters(run_meta *m, const run_options *ro)
     }
 }
 
-void run_meta_begin(run_meta *m, const char *command, const run_options *ro)
+void run_meta_begin(run_meta *m, const char *command, const run_options *ro, int writes_hdf5)
 {
     m->n = 0;
     m->dropped = 0;
@@ -70,7 +70,7 @@ void run_meta_begin(run_meta *m, const char *command, const run_options *ro)
     meta_text(m, "nsdae.commit", build_info_commit());
     meta_text(m, "nsdae.command", command);
     dependency_version deps[BUILD_INFO_NDEPS];
-    build_info_dependencies(deps);
+    build_info_dependencies(deps, writes_hdf5 ? BUILD_INFO_HDF5_LOAD : BUILD_INFO_HDF5_IF_LOADED);
     for (int i = 0; i < BUILD_INFO_NDEPS; i++) {
         char key[96];
         snprintf(key, sizeof key, "dependencies.%s", deps[i].name);

@@ -26,7 +26,8 @@ void meta_number(run_meta *m, const char *key, double v);
 
 /* What is known before the run: nsdae's version and commit, the libraries' versions, the model
  * (path and sha256 of a file, or the example's name) and its parameters after the overrides, the
- * command and scheme. */
-void run_meta_begin(run_meta *m, const char *command, const run_options *ro);
+ * command and scheme. HDF5's version is the loaded library's when writes_hdf5 (the run loads it
+ * anyway), else the version built against: a run without HDF5 output never loads it (build_info.h). */
+void run_meta_begin(run_meta *m, const char *command, const run_options *ro, int writes_hdf5);
 
 #endif

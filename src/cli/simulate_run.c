@@ -374,7 +374,7 @@ int simulate_run(run_options *ro, const simulate_output *so)
         fputs("nsdae simulate: out of memory\n", stderr);
         return 1;
     }
-    run_meta_begin(o.meta, "simulate", ro);
+    run_meta_begin(o.meta, "simulate", ro, so->hdf5);
     int rc = ro->engine_events ? simulate_events(ro, &o) : ro->moreau ? simulate_contact(ro, &o) : simulate_mlcs(ro, &o);
     output_free(&o);
     return rc;

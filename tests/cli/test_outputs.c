@@ -75,6 +75,29 @@ Test(outputs, converge_flags_mean_one_thing)
     cr_expect(strstr(out_text, "--step H") == NULL);
 }
 
+/* HDF5 lives in a module loaded on first use (src/cli/hdf5_sink_ops.h): a run without HDF5 output
+ * must not load it, since its 36 libraries took a 10-diode ladder's run from 27 M to 49 M
+ * instructions (issue 12; the run's facts once asked the module for HDF5's version). The dynamic
+ * loader's own trace (LD_DEBUG=files) names every object it maps; the run writing HDF5 is the
+ * control that the trace does name the module and libhdf5. */
+#define MAPS_HDF5 "sed -E -n '/file=([^ ]*\\/)?[^/ ]*hdf5[^/ ]* /p'" /* the objects named *hdf5* mapped */
+Test(outputs, hdf5_module_loaded_by_hdf5_runs_only)
+{
+    struct stat st;
+    remove(OUT("noh5.csv"));
+    cr_assert_eq(run_shell("noh5", "LD_DEBUG=files " NSDAE " simulate --example rocca-crossing --steps 10 --out "
+                                   OUT("noh5.csv") " 2>&1 >/dev/null | " MAPS_HDF5), 0, "%s", err_text);
+    cr_assert(stat(OUT("noh5.csv"), &st) == 0 && st.st_size > 0, "the CSV run wrote nothing");
+    cr_expect(strstr(out_text, "file=") == NULL, "a run without HDF5 output loaded:\n%.2000s", out_text);
+    remove(OUT("yesh5.h5"));
+    cr_assert_eq(run_shell("yesh5", "LD_DEBUG=files " NSDAE " simulate --example rocca-crossing --steps 10 --format hdf5 "
+                                    "--out " OUT("yesh5.h5") " 2>&1 >/dev/null | " MAPS_HDF5), 0, "%s",
+                 err_text);
+    cr_assert(stat(OUT("yesh5.h5"), &st) == 0 && st.st_size > 0, "the HDF5 run wrote nothing");
+    HAS(out_text, "nsdae_hdf5.so");
+    HAS(out_text, "libhdf5");
+}
+
 Test(outputs, version_names_commit_and_libraries)
 {
     cr_assert_eq(run_nsdae("--version", ""), 0);

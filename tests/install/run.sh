@@ -44,6 +44,9 @@ echo "-- pc_consumer_cxx"
 echo "== the installed command"
 "$prefix/bin/nsdae" --version
 "$prefix/bin/nsdae" simulate "$model" 2>&1 | tail -2
+# HDF5 through the installed module (<libdir>/nsdae/nsdae_hdf5.so), not the build tree's
+"$prefix/bin/nsdae" simulate "$model" --format hdf5 --out "$work/decay.h5" 2>&1 | tail -1
+test -s "$work/decay.h5"
 echo "== the installed Python module (PYTHONPATH=<prefix>/lib/python3/dist-packages)"
 py=${NSDAE_PYTHON3:-/usr/bin/python3}
 pydir=$(dirname "$(find "$prefix" -path '*/nsdae/__init__.py')")
