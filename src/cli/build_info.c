@@ -53,5 +53,5 @@ void build_info_dependencies(dependency_version deps[BUILD_INFO_NDEPS], build_in
     else if (hdf5_sink_library_version(h5, why, sizeof why) == 0)
         snprintf(deps[4].version, sizeof deps[4].version, "%u.%u.%u", h5[0], h5[1], h5[2]);
     else
-        snprintf(deps[4].version, sizeof deps[4].version, "not loaded (module nsdae_hdf5.so missing)");
+        snprintf(deps[4].version, sizeof deps[4].version, "not loaded (module nsdae_hdf5.so unavailable)");
 }
