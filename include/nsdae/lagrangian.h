@@ -41,9 +41,18 @@ typedef struct nsdae_lagrangian {
      * keeps F explicit at (q_k, v_k), which is the same scheme when F does not depend on q, v. */
     int (*force_jacobian)(double t, const double *q, const double *v, double *J, void *ctx);
     /* 1 when M does not depend on q: the stepper evaluates and factors it once. The stepper finds
-     * M's band itself (zero entries of the evaluated matrix), so a diagonal or banded M costs
-     * O(ndof * band) per solve, not O(ndof^2). */
+     * M's band itself (zero entries of the evaluated matrix, or the pattern below), so a diagonal
+     * or banded M costs O(ndof * band) per solve, not O(ndof^2). */
     int mass_constant;
+    /* Optional structure of M, for large systems (a translator fills it; NULL means use the dense
+     * mass callback): the structurally nonzero entries on and below the diagonal in compressed
+     * columns, column j having the rows mass_rows[mass_colptr[j] .. mass_colptr[j+1]-1]
+     * (increasing, >= j), and a callback that writes their values in that order. With it the
+     * Moreau-Jean stepper never forms the ndof x ndof array (a column of 4000 beads: 4000 values,
+     * not 128 MB), except for implicit forces, whose iteration matrix is dense anyway. The band is
+     * then the pattern's. Owned by the system (freed by _destroy). */
+    int *mass_colptr, *mass_rows;  /* ndof + 1, mass_colptr[ndof] entries */
+    int (*mass_values)(const double *q, double *values, void *ctx);
     /* Optional structure of G, for large systems (a translator fills it; NULL/0 means use the
      * dense gap_jacobian): the structurally nonzero entries in compressed rows, contact c having
      * the columns gap_cols[gap_rowptr[c] .. gap_rowptr[c+1]-1] (increasing), and a callback that

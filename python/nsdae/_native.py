@@ -63,6 +63,7 @@ class Mlcs(ctypes.Structure):             # mlcs.h, up to the names
 class Lagrangian(ctypes.Structure):       # lagrangian.h, up to the names
     _fields_ = [("ndof", c_int), ("ncontacts", c_int), ("mass", c_void_p), ("forces", c_void_p),
                 ("gaps", c_void_p), ("gap_jacobian", c_void_p), ("force_jacobian", c_void_p), ("mass_constant", c_int),
+                ("mass_colptr", P(c_int)), ("mass_rows", P(c_int)), ("mass_values", c_void_p),
                 ("gap_rowptr", P(c_int)), ("gap_cols", P(c_int)), ("gap_jacobian_values", c_void_p),
                 ("gaps_linear", c_int), ("ctx", c_void_p), ("ctx_free", c_void_p), ("q0", P(c_double)),
                 ("v0", P(c_double)), ("restitution", P(c_double)), ("friction", P(c_double)),

@@ -1,7 +1,7 @@
 /* Banded Cholesky of the mass matrix (or CHOLMOD when the band is wide and the nonzeros few:
- * mass_sparse.c). The band is read off the evaluated M: for a constant M
- * (factored once per run) its zeros are its structure; a configuration-dependent M is re-read at
- * each evaluation, so a band that changes with q is still right. LAPACK's dpbtrf factors the band
+ * mass_sparse.c). The band is read off M's compressed lower triangle (mass_columns.h): the
+ * translation's structural pattern, or the nonzeros of an evaluated dense M, re-read at each
+ * evaluation, so a band that changes with q is still right. LAPACK's dpbtrf factors the band
  * (with kd = n - 1 it is dpotrf's work); the solves are written out, because for the few degrees
  * of freedom of most contact problems the BLAS call overhead cost more than the arithmetic. */
 #include "stepping/mass_factor.h"
@@ -10,30 +10,26 @@
 
 #include <lapacke.h>
 #include <stdlib.h>
+#include <string.h>
 
-/* M's lower bandwidth, and its nonzeros on and below the diagonal into *nnz */
-static int lower_bandwidth(int n, const double *M, size_t *nnz)
+int mass_factor_bandwidth(int n, const int *colptr, const int *rows)
 {
     int kd = 0;
-    *nnz = 0;
-    for (int j = 0; j < n; j++)
-        for (int i = j; i < n; i++)
-            if (M[i + (size_t)j * n] != 0.0) {
-                ++*nnz;
-                if (i - j > kd) kd = i - j;
-            }
+    for (int j = 0; j < n; j++) /* a column's last row is its farthest from the diagonal */
+        if (colptr[j + 1] > colptr[j] && rows[colptr[j + 1] - 1] - j > kd) kd = rows[colptr[j + 1] - 1] - j;
     return kd;
 }
 
-nsdae_status mass_factor_compute(mass_factor *f, int n, const double *M, nsdae_error *err)
+nsdae_status mass_factor_compute(mass_factor *f, int n, const int *colptr, const int *rows, const double *val,
+                                 nsdae_error *err)
 {
-    size_t nnz = 0;
-    const int kd = lower_bandwidth(n, M, &nnz);
+    const size_t nnz = (size_t)colptr[n];
+    const int kd = mass_factor_bandwidth(n, colptr, rows);
     f->sparse_used = mass_sparse_wanted(n, kd, nnz);
     if (f->sparse_used) {
         f->n = n;
         f->kd = kd;
-        return mass_sparse_factor(&f->sparse, n, M, nnz, err);
+        return mass_sparse_factor(&f->sparse, n, colptr, rows, val, err);
     }
     const size_t need = ((size_t)kd + 1) * (size_t)n;
     if (need > f->cap) {
@@ -45,8 +41,9 @@ nsdae_status mass_factor_compute(mass_factor *f, int n, const double *M, nsdae_e
     f->n = n;
     f->kd = kd;
     const int ld = kd + 1;
+    memset(f->band, 0, need * sizeof *f->band); /* the band's entries outside the pattern */
     for (int j = 0; j < n; j++)
-        for (int i = j; i <= j + kd && i < n; i++) f->band[(i - j) + (size_t)j * ld] = M[i + (size_t)j * n];
+        for (int e = colptr[j]; e < colptr[j + 1]; e++) f->band[(rows[e] - j) + (size_t)j * ld] = val[e];
     if (kd == 0) {
         for (int j = 0; j < n; j++)
             if (!(f->band[j] > 0.0))

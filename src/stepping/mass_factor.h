@@ -21,10 +21,14 @@ typedef struct mass_factor {
     int sparse_used;   /* 1 when the last factorization is CHOLMOD's */
 } mass_factor;
 
-/* Factors the dense symmetric M (n x n, column-major; only its lower triangle is read). The band
- * and the nonzeros are found from M's zero entries. NUMERICAL when M is not positive definite,
- * NOMEM. */
-nsdae_status mass_factor_compute(mass_factor *f, int n, const double *M, nsdae_error *err);
+/* The lower bandwidth of a lower triangle in compressed columns (rows increasing, >= the column). */
+int mass_factor_bandwidth(int n, const int *colptr, const int *rows);
+
+/* Factors the symmetric M given by its lower triangle in compressed columns: column j has the
+ * rows rows[colptr[j] .. colptr[j+1]-1] (increasing, >= j) with the values val. The band is the
+ * pattern's. NUMERICAL when M is not positive definite, NOMEM. */
+nsdae_status mass_factor_compute(mass_factor *f, int n, const int *colptr, const int *rows, const double *val,
+                                 nsdae_error *err);
 
 /* x <- M^-1 x (n entries). */
 void mass_factor_solve(const mass_factor *f, double *x);

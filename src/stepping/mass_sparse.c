@@ -25,33 +25,20 @@ int mass_sparse_wanted(int n, int kd, size_t nnz_lower)
 }
 
 /* Whether A already has M's lower-triangle pattern (then only the values change). */
-static int same_pattern(const cholmod_sparse *A, int n, const double *M, size_t nnz)
+static int same_pattern(const cholmod_sparse *A, int n, const int *colptr, const int *rows)
 {
-    if (!A || (int)A->ncol != n || A->nzmax < nnz) return 0;
-    const int *p = A->p, *ri = A->i;
-    if ((size_t)p[n] != nnz) return 0;
-    for (int j = 0; j < n; j++) {
-        int e = p[j];
-        for (int i = j; i < n; i++)
-            if (M[i + (size_t)j * n] != 0.0 && (e >= p[j + 1] || ri[e++] != i)) return 0;
-        if (e != p[j + 1]) return 0;
-    }
-    return 1;
+    if (!A || (int)A->ncol != n) return 0;
+    const size_t nnz = (size_t)colptr[n];
+    return memcmp(A->p, colptr, ((size_t)n + 1) * sizeof *colptr) == 0 &&
+           memcmp(A->i, rows, nnz * sizeof *rows) == 0;
 }
 
-static void fill(cholmod_sparse *A, int n, const double *M)
+static void fill(cholmod_sparse *A, int n, const int *colptr, const int *rows, const double *val)
 {
-    int *p = A->p, *ri = A->i, e = 0;
-    double *x = A->x;
-    for (int j = 0; j < n; j++) {
-        p[j] = e;
-        for (int i = j; i < n; i++)
-            if (M[i + (size_t)j * n] != 0.0) {
-                ri[e] = i;
-                x[e++] = M[i + (size_t)j * n];
-            }
-    }
-    p[n] = e;
+    const size_t nnz = (size_t)colptr[n];
+    memcpy(A->p, colptr, ((size_t)n + 1) * sizeof *colptr);
+    memcpy(A->i, rows, nnz * sizeof *rows);
+    memcpy(A->x, val, nnz * sizeof *val);
 }
 
 /* CHOLMOD's simplicial factorization is LDL^T, which an indefinite M survives without a word: M
@@ -78,8 +65,10 @@ static void drop_structure(mass_sparse *s)
     cholmod_free_dense(&s->zero, &s->c);
 }
 
-nsdae_status mass_sparse_factor(mass_sparse **sp, int n, const double *M, size_t nnz_lower, nsdae_error *err)
+nsdae_status mass_sparse_factor(mass_sparse **sp, int n, const int *colptr, const int *rows, const double *val,
+                                nsdae_error *err)
 {
+    const size_t nnz_lower = (size_t)colptr[n];
     mass_sparse *s = *sp;
     if (!s) {
         s = calloc(1, sizeof *s);
@@ -90,15 +79,15 @@ nsdae_status mass_sparse_factor(mass_sparse **sp, int n, const double *M, size_t
         s->c.print = 0; /* a library never prints: CHOLMOD reports through c.status, read below */
         *sp = s;
     }
-    if (!same_pattern(s->A, n, M, nnz_lower)) {
+    if (!same_pattern(s->A, n, colptr, rows)) {
         drop_structure(s);
         s->A = cholmod_allocate_sparse((size_t)n, (size_t)n, nnz_lower, 1, 1, -1, CHOLMOD_REAL, &s->c);
         if (!s->A) return nsdae_error_set(err, NSDAE_NOMEM, "moreau: out of memory (sparse mass matrix)");
-        fill(s->A, n, M);
+        fill(s->A, n, colptr, rows, val);
         s->L = cholmod_analyze(s->A, &s->c);
         if (!s->L) return nsdae_error_set(err, NSDAE_NOMEM, "moreau: CHOLMOD could not analyse the mass matrix");
     } else {
-        fill(s->A, n, M);
+        memcpy(s->A->x, val, nnz_lower * sizeof *val); /* the same pattern: only the values */
     }
     s->n = n;
     int ok = cholmod_factorize(s->A, s->L, &s->c);

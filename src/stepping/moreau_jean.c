@@ -38,6 +38,7 @@
 
 #include "stepping/contact_lcp.h"
 #include "stepping/contact_rows.h"
+#include "stepping/mass_columns.h"
 #include "stepping/mass_factor.h"
 #include "stepping/friction_lcp.h"
 
@@ -67,12 +68,12 @@ void nsdae_moreau_options_for(const nsdae_lagrangian *s, nsdae_moreau_options *o
 typedef struct mj_work {
     int n, nc;
     double *q, *v, *q1, *v1;     /* n */
-    double *M;                   /* n x n, as the mass callback writes it */
+    mass_columns Mc;             /* M's lower triangle, compressed (the translation's pattern) */
     mass_factor Mf;              /* its banded Cholesky factor */
     double *F0, *F1, *rhs;       /* n */
     double *g, *Gv;              /* nc */
     contact_rows G;              /* G in compressed rows */
-    double *X, *W;               /* X: n x r (M^-1 Ga^T; banded M or dense path only); W: r x r */
+    double *X, *W;               /* X: n x r (M^-1 Ga^T; banded M or dense path only, else NULL); W: r x r */
     double *qa, *Pa, *wa;        /* r */
     double *P;                   /* nc percussions of the step */
     int *active, *idx, *pos;     /* nc flags, m indices, nc positions in idx (-1: inactive) */
@@ -86,7 +87,8 @@ typedef struct mj_work {
     double *T, *Pt, *mu;         /* friction: nc x n tangents, nc tangential percussions, r coefficients */
     int *normal_of;              /* friction: tangential row k belongs to normal row normal_of[k] */
     double *J;                   /* implicit forces: n x 2n, [dF/dq | dF/dv] */
-    lapack_int *ipiv;            /* implicit forces: n, the LU pivots of W (then M holds W's LU) */
+    double *M;                   /* implicit forces: n x n, the iteration matrix W, then its LU */
+    lapack_int *ipiv;            /* implicit forces: n, the LU pivots of W */
 } mj_work;
 
 static void work_free(mj_work *w)
@@ -96,6 +98,7 @@ static void work_free(mj_work *w)
     free(w->wa); free(w->P); free(w->active); free(w->idx); free(w->pos);
     free(w->Ga); free(w->T); free(w->Pt); free(w->mu); free(w->normal_of); free(w->J); free(w->ipiv);
     mass_factor_free(&w->Mf);
+    mass_columns_free(&w->Mc);
     contact_rows_free(&w->G);
 }
 
@@ -112,10 +115,12 @@ static int work_init(mj_work *w, const nsdae_lagrangian *s)
     size_t N = (size_t)n, K = (size_t)nc + 1, C = (size_t)w->rows + 1; /* +1: valid pointers when there is no contact */
     w->q = malloc(N * sizeof(double)); w->v = malloc(N * sizeof(double));
     w->q1 = malloc(N * sizeof(double)); w->v1 = malloc(N * sizeof(double));
-    w->M = malloc(N * N * sizeof(double));
     w->F0 = malloc(N * sizeof(double)); w->F1 = malloc(N * sizeof(double)); w->rhs = malloc(N * sizeof(double));
     w->g = malloc(K * sizeof(double)); w->Gv = malloc(K * sizeof(double));
-    w->X = malloc(C * N * sizeof(double)); /* pages touched only when M is not diagonal */
+    /* X only for the dense path and a banded M: a diagonal M of a translated system (its pattern
+     * says so before any evaluation) needs none, which keeps the run's memory O(n + nnz) */
+    const int banded = !s->mass_colptr || mass_factor_bandwidth(n, s->mass_colptr, s->mass_rows) > 0;
+    if (w->dense || banded) w->X = malloc(C * N * sizeof(double));
     w->W = malloc(C * C * sizeof(double));
     w->qa = malloc(C * sizeof(double)); w->Pa = malloc(C * sizeof(double)); w->wa = malloc(C * sizeof(double));
     w->P = calloc(K, sizeof(double)); w->Pt = calloc(K, sizeof(double));
@@ -126,23 +131,25 @@ static int work_init(mj_work *w, const nsdae_lagrangian *s)
         w->mu = malloc(K * sizeof(double)); w->normal_of = malloc(K * sizeof(int));
     }
     if (implicit) {
+        w->M = malloc(N * N * sizeof(double));
         w->J = malloc(2 * N * N * sizeof(double));
         w->ipiv = malloc(N * sizeof(lapack_int));
     }
     nsdae_error e2;
     int rows = nc > 0 ? contact_rows_init(&w->G, s, &e2) == NSDAE_OK : 1;
+    int mass = mass_columns_init(&w->Mc, s, &e2) == NSDAE_OK;
     for (int c = 0; w->pos && c < nc; c++) w->pos[c] = -1;
-    return rows && w->q && w->v && w->q1 && w->v1 && w->M && w->F0 && w->F1 && w->rhs && w->g && w->Gv &&
-           w->X && w->W && w->qa && w->Pa && w->wa && w->P && w->Pt && w->active && w->idx && w->pos &&
+    return rows && mass && w->q && w->v && w->q1 && w->v1 && w->F0 && w->F1 && w->rhs && w->g && w->Gv &&
+           (w->X || !(w->dense || banded)) && w->W && w->qa && w->Pa && w->wa && w->P && w->Pt && w->active && w->idx && w->pos &&
            (!w->dense || w->Ga) && (!frictional || (w->T && w->mu && w->normal_of)) &&
-           (!implicit || (w->J && w->ipiv));
+           (!implicit || (w->M && w->J && w->ipiv));
 }
 
 static nsdae_status evaluate_mass(const nsdae_lagrangian *s, mj_work *w, nsdae_error *err)
 {
-    if (s->mass(w->q, w->M, s->ctx) != 0)
+    if (mass_columns_evaluate(&w->Mc, s, w->q) != 0)
         return nsdae_error_set(err, NSDAE_NUMERICAL, "the mass matrix callback failed");
-    return mass_factor_compute(&w->Mf, w->n, w->M, err);
+    return mass_factor_compute(&w->Mf, w->n, w->Mc.colptr, w->Mc.rows, w->Mc.val, err);
 }
 
 /* Solves W x = b for nrhs columns: W = M (Cholesky) or the iteration matrix of implicit forces (LU). */
@@ -159,7 +166,9 @@ static nsdae_status iteration_matrix(const nsdae_lagrangian *s, mj_work *w, doub
                                      nsdae_error *err)
 {
     const int n = w->n;
-    if (s->mass(w->q, w->M, s->ctx) != 0) return nsdae_error_set(err, NSDAE_NUMERICAL, "the mass matrix callback failed");
+    if (mass_columns_evaluate(&w->Mc, s, w->q) != 0)
+        return nsdae_error_set(err, NSDAE_NUMERICAL, "the mass matrix callback failed");
+    mass_columns_scatter(&w->Mc, w->M);
     if (s->force_jacobian(t1, w->q, w->v, w->J, s->ctx) != 0)
         return nsdae_error_set(err, NSDAE_NUMERICAL, "the force Jacobian callback failed");
     const double *Jq = w->J, *Jv = w->J + (size_t)n * n;

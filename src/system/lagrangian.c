@@ -41,6 +41,7 @@ void nsdae_lagrangian_destroy(nsdae_lagrangian *s)
     free(s->q_names); free(s->c_names);
     free(s->q0); free(s->v0); free(s->restitution); free(s->friction);
     free(s->gap_rowptr); free(s->gap_cols);
+    free(s->mass_colptr); free(s->mass_rows);
     free(s);
 }
 
@@ -58,6 +59,26 @@ nsdae_status nsdae_lagrangian_set_name(nsdae_lagrangian *s, char which, int inde
     memcpy(copy, name, len + 1);
     free(*slot);
     *slot = copy;
+    return NSDAE_OK;
+}
+
+/* The lower triangle's pattern (lagrangian.h): rows increasing and on or below the diagonal. */
+static nsdae_status check_mass_pattern(const nsdae_lagrangian *s, nsdae_error *err)
+{
+    if (!s->mass_rows || !s->mass_values || s->mass_colptr[0] != 0)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT,
+                               "lagrangian: a mass matrix pattern needs mass_rows and mass_values");
+    for (int j = 0; j < s->ndof; j++) {
+        if (s->mass_colptr[j + 1] < s->mass_colptr[j])
+            return nsdae_error_set(err, NSDAE_INVALID_INPUT, "lagrangian: mass matrix pattern: mass_colptr decreases "
+                                                             "at column %d", j);
+        for (int k = s->mass_colptr[j]; k < s->mass_colptr[j + 1]; k++)
+            if (s->mass_rows[k] < j || s->mass_rows[k] >= s->ndof ||
+                (k > s->mass_colptr[j] && s->mass_rows[k] <= s->mass_rows[k - 1]))
+                return nsdae_error_set(err, NSDAE_INVALID_INPUT,
+                                       "lagrangian: mass matrix pattern of column %d: rows not increasing in "
+                                       "[%d, %d)", j, j, s->ndof);
+    }
     return NSDAE_OK;
 }
 
@@ -81,6 +102,10 @@ nsdae_status nsdae_lagrangian_validate(const nsdae_lagrangian *s, nsdae_error *e
                     return nsdae_error_set(err, NSDAE_INVALID_INPUT,
                                            "lagrangian: gap Jacobian pattern of contact %d: columns not increasing "
                                            "in [0, %d)", c, s->ndof);
+    }
+    if (s->mass_colptr) {
+        nsdae_status st = check_mass_pattern(s, err);
+        if (st != NSDAE_OK) return st;
     }
     for (int j = 0; j < s->ndof; j++)
         if (!isfinite(s->q0[j]) || !isfinite(s->v0[j]))

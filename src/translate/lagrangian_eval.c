@@ -18,6 +18,9 @@ typedef struct lag_eval {
     size_t *mass_at;           /* ... at these positions of M (ndof x ndof, column-major) */
     int mass_nnz;
     double *mv;                /* their values */
+    int lower_nnz;
+    int *lower_of;             /* the system's mass pattern (lower triangle, compressed columns):
+                                  entry e is mv[lower_of[e]] */
     nsdae_tape *force;         /* x = (q, v), time: F, and [dF/dq | dF/dv] when F depends on q or v */
     nsdae_tape *gap;           /* x = q: g */
     nsdae_tape *grad;          /* x = q: the structurally nonzero entries of G = dg/dq, in the
@@ -40,6 +43,7 @@ static void lag_eval_free(void *p)
     nsdae_tape_destroy(c->grad);
     free(c->mass_at);
     free(c->mv);
+    free(c->lower_of);
     free(c->gv);
     free(c->qv);
     free(c);
@@ -84,6 +88,43 @@ static const nsdae_expr **mass_entries(lctx *L, lag_eval *c)
             e[k] = M->ent[k].e;
         }
     return e;
+}
+
+static int cb_mass_values(const double *q, double *values, void *p)
+{
+    lag_eval *c = p;
+    if (eval(c->mass, q, 0.0, c->mv, NULL, c->mass_nnz) != 0) return 1;
+    for (int e = 0; e < c->lower_nnz; e++) values[e] = c->mv[c->lower_of[e]];
+    return 0;
+}
+
+/* The system's mass pattern: the entries of mass_entries on and below the diagonal (those the
+ * stepper reads of the dense M), by columns, rows increasing (a counting sort by column of the
+ * row-ordered entries). Returns 0 when out of memory. */
+static int mass_pattern(const lctx *L, lag_eval *c, nsdae_lagrangian *s)
+{
+    const int n = L->ndof;
+    const lag_rows *M = &L->mass;
+    s->mass_colptr = calloc((size_t)n + 1, sizeof *s->mass_colptr);
+    s->mass_rows = malloc(((size_t)c->mass_nnz + 1) * sizeof *s->mass_rows);
+    c->lower_of = malloc(((size_t)c->mass_nnz + 1) * sizeof *c->lower_of);
+    if (!s->mass_colptr || !s->mass_rows || !c->lower_of) return 0;
+    for (int i = 0; i < n; i++)
+        for (int k = M->ptr[i]; k < M->ptr[i + 1]; k++)
+            if (M->ent[k].col <= i) s->mass_colptr[M->ent[k].col + 1]++;
+    for (int j = 0; j < n; j++) s->mass_colptr[j + 1] += s->mass_colptr[j];
+    c->lower_nnz = s->mass_colptr[n];
+    for (int i = 0; i < n; i++)
+        for (int k = M->ptr[i]; k < M->ptr[i + 1]; k++) {
+            const int j = M->ent[k].col;
+            if (j > i) continue;
+            const int e = s->mass_colptr[j]++;
+            s->mass_rows[e] = i;
+            c->lower_of[e] = k;
+        }
+    for (int j = n; j > 0; j--) s->mass_colptr[j] = s->mass_colptr[j - 1]; /* undo the shift of the fill */
+    s->mass_colptr[0] = 0;
+    return 1;
 }
 
 static int cb_forces(double t, const double *q, const double *v, double *F, void *p)
@@ -194,7 +235,7 @@ int nsdae_lag_install(lctx *L, nsdae_lagrangian *s)
     if (nnz < 0 || !(c->gv = malloc(((size_t)nnz + 1) * sizeof *c->gv))) goto nomem;
     c->rowptr = s->gap_rowptr;
     c->cols = s->gap_cols;
-    if (!(mass = mass_entries(L, c))) goto nomem;
+    if (!(mass = mass_entries(L, c)) || !mass_pattern(L, c, s)) goto nomem;
     /* a force that reads the state is taken implicitly (lagrangian.h, force_jacobian) */
     int state_forces = 0;
     for (int k = 0; k < n; k++) state_forces |= (L->force[k]->flags & NSDAE_EXPR_HAS_VAR) != 0;
@@ -214,6 +255,7 @@ int nsdae_lag_install(lctx *L, nsdae_lagrangian *s)
     for (int k = 0; k < c->mass_nnz; k++)
         if (mass[k]->flags & NSDAE_EXPR_HAS_VAR) s->mass_constant = 0;
     s->mass = cb_mass;
+    s->mass_values = cb_mass_values;
     s->forces = cb_forces;
     s->force_jacobian = state_forces ? cb_force_jacobian : NULL;
     s->gaps = cb_gaps;
