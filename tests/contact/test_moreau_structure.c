@@ -6,12 +6,35 @@
  * gap is one coordinate. The scheme is covariant under a constant linear change of coordinates
  * (v_z = T v_u, the contact Jacobians G_u = G_z T, the same W = G M^-1 G^T and the same LCP), so the
  * two runs must give the same heights to round-off: the banded path (band Cholesky, X = M^-1 G^T)
- * against the diagonal one (a division per entry, W through G's columns). */
+ * against the diagonal one (a division per entry, W through G's columns). Each banded and wide
+ * case runs twice: M from the dense callback, and M from a pattern of its lower triangle with a
+ * values callback (lagrangian.h, mass_colptr: what a translated system gives), written here from
+ * the same closed form. */
 #include <nsdae/moreau.h>
 
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* Gives s the pattern of M's lower triangle, column j's rows written by rows_of (increasing,
+ * >= j; their number returned), and the values callback. The system owns (frees) the pattern. */
+static void give_mass_pattern(nsdae_lagrangian *s, int (*values)(const double *, double *, void *),
+                              int (*rows_of)(int j, int *rows))
+{
+    const int n = s->ndof;
+    int rows[64];
+    s->mass_colptr = malloc(((size_t)n + 1) * sizeof *s->mass_colptr);
+    s->mass_rows = malloc((size_t)n * (size_t)n * sizeof *s->mass_rows);
+    cr_assert(s->mass_colptr && s->mass_rows);
+    s->mass_colptr[0] = 0;
+    for (int j = 0; j < n; j++) {
+        const int k = rows_of(j, rows);
+        for (int e = 0; e < k; e++) s->mass_rows[s->mass_colptr[j] + e] = rows[e];
+        s->mass_colptr[j + 1] = s->mass_colptr[j] + k;
+    }
+    s->mass_values = values;
+}
 
 static const double mass[3] = {1.0, 2.0, 3.0}, r = 0.1, g = 9.81;
 
@@ -33,6 +56,23 @@ static int band_mass(const double *q, double *M, void *ctx)
             for (int k = i > j ? i : j; k < 3; k++) s += mass[k];
             M[i + 3 * j] = s;
         }
+    return 0;
+}
+
+/* the lower triangle of band_mass, by columns: every entry (the band is full) */
+static int band_rows(int j, int *rows)
+{
+    for (int i = j; i < 3; i++) rows[i - j] = i;
+    return 3 - j;
+}
+
+static int band_mass_values(const double *q, double *val, void *ctx)
+{
+    double M[9];
+    band_mass(q, M, ctx);
+    int e = 0;
+    for (int j = 0; j < 3; j++)
+        for (int i = j; i < 3; i++) val[e++] = M[i + 3 * j];
     return 0;
 }
 
@@ -105,7 +145,7 @@ static nsdae_lagrangian *beads(int banded)
     return s;
 }
 
-Test(moreau_structure, banded_mass_matches_diagonal_coordinates)
+static void banded_against_diagonal(int pattern)
 {
     double qz[3], qu[3], vz[3], vu[3];
     nsdae_moreau_options o;
@@ -115,6 +155,7 @@ Test(moreau_structure, banded_mass_matches_diagonal_coordinates)
     nsdae_error err = {0};
     nsdae_moreau_summary sz, su;
     nsdae_lagrangian *z = beads(0), *u = beads(1);
+    if (pattern) give_mass_pattern(u, band_mass_values, band_rows);
     cr_assert_eq(nsdae_moreau_run(z, &o, NULL, NULL, qz, vz, &sz, &err), NSDAE_OK, "%s", err.message);
     cr_assert_eq(nsdae_moreau_run(u, &o, NULL, NULL, qu, vu, &su, &err), NSDAE_OK, "%s", err.message);
     cr_assert(sz.lcp_steps > 100, "the beads must collide (%ld steps with contacts)", sz.lcp_steps);
@@ -129,6 +170,10 @@ Test(moreau_structure, banded_mass_matches_diagonal_coordinates)
     nsdae_lagrangian_destroy(z);
     nsdae_lagrangian_destroy(u);
 }
+
+Test(moreau_structure, banded_mass_matches_diagonal_coordinates) { banded_against_diagonal(0); }
+
+Test(moreau_structure, banded_mass_pattern_matches_diagonal_coordinates) { banded_against_diagonal(1); }
 
 /* The same covariance on a mass matrix whose band is wide but whose nonzeros are few, the case
  * CHOLMOD factors (mass_sparse.c). NB = 40 beads on a line (masses 1 + i/10, heights z, gaps
@@ -164,6 +209,27 @@ static int column_mass(const double *q, double *M, void *ctx)
         double mi = bead_mass(i), mj = bead_mass(j);
         M[i + NB * i] = M[j + NB * j] = mi + mj;
         M[i + NB * j] = M[j + NB * i] = mi - mj;
+    }
+    return 0;
+}
+
+/* M_u's lower triangle: column i < NB/2 has rows i and pair_of(i), a column past NB/2 its diagonal */
+static int column_rows(int j, int *rows)
+{
+    rows[0] = j;
+    if (j >= NB / 2) return 1;
+    rows[1] = pair_of(j);
+    return 2;
+}
+
+static int column_mass_values(const double *q, double *val, void *ctx)
+{
+    (void)q; (void)ctx;
+    int e = 0;
+    for (int j = 0; j < NB; j++) {
+        const int i = j < NB / 2 ? j : pair_of(j); /* the pair's first index */
+        val[e++] = bead_mass(i) + bead_mass(pair_of(i));
+        if (j < NB / 2) val[e++] = bead_mass(i) - bead_mass(pair_of(i));
     }
     return 0;
 }
@@ -240,7 +306,7 @@ static nsdae_lagrangian *column(const int *paired)
     return s;
 }
 
-Test(moreau_structure, wide_sparse_mass_matches_diagonal_coordinates)
+static void wide_against_diagonal(int pattern)
 {
     static const int diagonal = 0, paired = 1;
     double qz[NB], qu[NB], vz[NB], vu[NB], zu[NB], wu[NB];
@@ -251,6 +317,7 @@ Test(moreau_structure, wide_sparse_mass_matches_diagonal_coordinates)
     nsdae_error err = {0};
     nsdae_moreau_summary sz, su;
     nsdae_lagrangian *z = column(&diagonal), *u = column(&paired);
+    if (pattern) give_mass_pattern(u, column_mass_values, column_rows);
     cr_assert_eq(nsdae_moreau_run(z, &o, NULL, NULL, qz, vz, &sz, &err), NSDAE_OK, "%s", err.message);
     cr_assert_eq(nsdae_moreau_run(u, &o, NULL, NULL, qu, vu, &su, &err), NSDAE_OK, "%s", err.message);
     cr_assert(sz.lcp_steps > 100, "the beads must collide (%ld steps with contacts)", sz.lcp_steps);
@@ -264,6 +331,10 @@ Test(moreau_structure, wide_sparse_mass_matches_diagonal_coordinates)
     nsdae_lagrangian_destroy(z);
     nsdae_lagrangian_destroy(u);
 }
+
+Test(moreau_structure, wide_sparse_mass_matches_diagonal_coordinates) { wide_against_diagonal(0); }
+
+Test(moreau_structure, wide_sparse_mass_pattern_matches_diagonal_coordinates) { wide_against_diagonal(1); }
 
 /* A wide sparse M that is not positive definite (the first pair's coupling exceeds its
  * diagonals: m_0 + m_39 = 5.9 against a coupling of 6): refused with the reason, no step taken. */
