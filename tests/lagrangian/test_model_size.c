@@ -6,8 +6,8 @@
  *   M = m I,  F_i = -m g,  G row 1 = e_1^T,  G row i = e_i^T - e_(i-1)^T,
  * so G has exactly 1 + 2 (N - 1) = 2N - 1 structural nonzeros, and the gaps are linear (G is
  * evaluated once by the stepper). The start puts every gap at gap0. What the public system shows
- * of the storage is G's compressed pattern; the translation's own rows (M, the multiplier
- * coefficients) are internal, and validation/bench/bench_lag_size prints their cost against N
+ * of the storage is G's compressed pattern and M's (its lower triangle: the diagonal, N values);
+ * the translation's own rows (the multiplier coefficients) are internal, and validation/bench/bench_lag_size prints their cost against N
  * (a dense translation is not failed by this test, only made slow and large: 160 MB at N = 2000).
  * A banded coupled mass matrix and a one-sided coupling check the sparse pairing and the sparse
  * symmetry check on entries far from the diagonal. */
@@ -60,6 +60,15 @@ Test(lagrangian_model_size, column_of_2000_has_the_pattern_of_the_text)
     size_t off = 0; /* M = m I on every entry */
     for (size_t k = 0; k < (size_t)n * n; k++) off += M[k] != (k % (size_t)(n + 1) == 0 ? m : 0.0);
     cr_expect_eq(off, 0, "%zu entries of M differ from m I", off);
+    /* and M's pattern is its diagonal: n values, the stepper's whole mass matrix */
+    cr_assert_not_null(s->mass_colptr);
+    cr_assert_eq(s->mass_colptr[n], n, "M has %d structural nonzeros below its diagonal, m I has %d",
+                 s->mass_colptr[n], n);
+    cr_assert_eq(s->mass_values(s->q0, val, s->ctx), 0);
+    for (int j = 0; j < n; j++) {
+        cr_assert_eq(s->mass_colptr[j], j);
+        cr_expect(s->mass_rows[j] == j && val[j] == m, "M column %d: row %d value %g", j, s->mass_rows[j], val[j]);
+    }
     free(val); free(gv); free(F); free(M);
     nsdae_lagrangian_destroy(s);
 }
@@ -126,6 +135,19 @@ Test(lagrangian_model_size, banded_mass_written_backwards)
         for (int j = 0; j < 5; j++)
             cr_expect_eq(M[i + 5 * j], i == j ? 3.0 : abs(i - j) == 1 ? 1.0 : 0.0, "M[%d][%d] = %g", i, j,
                          M[i + 5 * j]);
+    }
+    /* the lower triangle's pattern: column j has rows j (3) and j + 1 (1), the last only its diagonal */
+    double mv[9];
+    cr_assert_not_null(s->mass_colptr);
+    cr_assert_eq(s->mass_colptr[5], 9);
+    cr_assert_eq(s->mass_values(s->q0, mv, s->ctx), 0);
+    for (int j = 0; j < 5; j++) {
+        const int e = s->mass_colptr[j];
+        cr_assert_eq(s->mass_colptr[j + 1] - e, j < 4 ? 2 : 1, "column %d", j);
+        cr_expect(s->mass_rows[e] == j && mv[e] == 3.0, "M column %d: (%d, %g)", j, s->mass_rows[e], mv[e]);
+        if (j < 4)
+            cr_expect(s->mass_rows[e + 1] == j + 1 && mv[e + 1] == 1.0, "M column %d: (%d, %g)", j,
+                      s->mass_rows[e + 1], mv[e + 1]);
     }
     nsdae_lagrangian_destroy(s);
 }
