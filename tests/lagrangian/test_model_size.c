@@ -7,8 +7,8 @@
  * so G has exactly 1 + 2 (N - 1) = 2N - 1 structural nonzeros, and the gaps are linear (G is
  * evaluated once by the stepper). The start puts every gap at gap0. What the public system shows
  * of the storage is G's compressed pattern and M's (its lower triangle: the diagonal, N values);
- * the translation's own rows (the multiplier coefficients) are internal, and validation/bench/bench_lag_size prints their cost against N
- * (a dense translation is not failed by this test, only made slow and large: 160 MB at N = 2000).
+ * the translation's own rows (the multiplier coefficients) are internal, and
+ * validation/bench/bench_lag_size prints their cost against N (a dense translation is not failed by this test, only made slow and large: 160 MB at N = 2000).
  * A banded coupled mass matrix and a one-sided coupling check the sparse pairing and the sparse
  * symmetry check on entries far from the diagonal. */
 #include "lag_helpers.h"
