@@ -1,4 +1,5 @@
-/* Compressed sparse columns from the MLCS's dense arrays, and the one product the stepper needs. */
+/* Compressed sparse columns from the MLCS's dense arrays or its compressed ones, and the one product
+ * the stepper needs. */
 #include "stepping/csc.h"
 
 #include <stdlib.h>
@@ -30,6 +31,26 @@ int csc_from_dense(csc *c, const double *a, int rows, int cols)
         }
     }
     c->colp[cols] = k;
+    return 0;
+}
+
+int csc_from_mlcs(csc *c, const nsdae_mlcs_csc *m, int rows, int cols)
+{
+    memset(c, 0, sizeof *c);
+    const size_t nnz = m->colp ? (size_t)m->colp[cols] : 0;
+    c->rows = rows;
+    c->cols = cols;
+    c->colp = m->colp ? malloc(sizeof *c->colp * ((size_t)cols + 1)) : calloc((size_t)cols + 1, sizeof *c->colp);
+    c->rowi = malloc(sizeof *c->rowi * (nnz ? nnz : 1));
+    c->val = malloc(sizeof *c->val * (nnz ? nnz : 1));
+    if (!c->colp || !c->rowi || !c->val) {
+        csc_free(c);
+        return -1;
+    }
+    if (!m->colp) return 0;
+    memcpy(c->colp, m->colp, sizeof *c->colp * ((size_t)cols + 1));
+    memcpy(c->rowi, m->rowi, sizeof *c->rowi * nnz);
+    memcpy(c->val, m->val, sizeof *c->val * nnz);
     return 0;
 }
 

@@ -8,14 +8,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One matrix of a phase: its compressed form when the system has one (a translated system: O(nnz),
+ * and it is all there is until something materialises the dense form), else the nonzeros of the
+ * dense array (a system made by nsdae_mlcs_create). Both hold the same entries in the same order. */
+static int read_matrix(csc *c, const nsdae_mlcs_csc *m, const double *a, int rows, int cols)
+{
+    return m->colp || !a ? csc_from_mlcs(c, m, rows, cols) : csc_from_dense(c, a, rows, cols);
+}
+
 static int read_phase(sparse_phase *p, const nsdae_mlcs_phase *d, int ny, int nl)
 {
     memset(p, 0, sizeof *p);
     p->row_alg = malloc((size_t)ny + 1);
     p->col_alg = malloc((size_t)ny + 1);
-    if (!p->row_alg || !p->col_alg || csc_from_dense(&p->E, d->E, ny, ny) || csc_from_dense(&p->A, d->A, ny, ny) ||
-        csc_from_dense(&p->B, d->B, ny, nl) || csc_from_dense(&p->C, d->C, nl, ny) ||
-        csc_from_dense(&p->D, d->D, nl, nl))
+    if (!p->row_alg || !p->col_alg || read_matrix(&p->E, &d->sE, d->E, ny, ny) ||
+        read_matrix(&p->A, &d->sA, d->A, ny, ny) || read_matrix(&p->B, &d->sB, d->B, ny, nl) ||
+        read_matrix(&p->C, &d->sC, d->C, nl, ny) || read_matrix(&p->D, &d->sD, d->D, nl, nl))
         return -1;
     memset(p->row_alg, 1, (size_t)ny);
     for (int j = 0; j < ny; j++) {
