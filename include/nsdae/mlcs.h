@@ -84,6 +84,15 @@ int nsdae_mlcs_has_dense(const nsdae_mlcs *s);
  * (the dense stepper, the event-driven engine, impulse analysis) read. NSDAE_NOMEM names the size. */
 nsdae_status nsdae_mlcs_dense(nsdae_mlcs *s, nsdae_error *err);
 
+/* The phases of s with dense E, A, B, C, D made from its compressed entries, leaving s as it is:
+ * for a consumer that holds s const and needs the dense form only sometimes (the stepper's dense
+ * path, when the sparse one does not apply). A new array of nphases phases; their E, A, B, C, D
+ * are theirs, their b, c and compressed matrices s's own (borrowed: s must outlive them). A
+ * system view `nsdae_mlcs v = *s; v.phases = *out;` is then a dense system. O(nphases (ny +
+ * nl)^2) memory; NSDAE_NOMEM names the size. Free with nsdae_mlcs_dense_phases_free. */
+nsdae_status nsdae_mlcs_dense_phases(const nsdae_mlcs *s, nsdae_mlcs_phase **out, nsdae_error *err);
+void nsdae_mlcs_dense_phases_free(nsdae_mlcs_phase *phases, int nphases);
+
 /* NSDAE_INVALID_INPUT naming `who` when s has no dense matrices: the guard of a dense consumer. */
 nsdae_status nsdae_mlcs_need_dense(const nsdae_mlcs *s, const char *who, nsdae_error *err);
 

@@ -127,8 +127,11 @@ int model_source_mlcs(model_source *src, const char *cmd, nsdae_mlcs **out, nsda
         const nsdae_experiment *x = nsdae_model_experiment(src->model);
         if ((*out)->stop_time <= 0 && x->stop > 0) (*out)->stop_time = x->stop;
         if ((*out)->step <= 0 && x->step > 0) (*out)->step = x->step;
-        /* check reads the compressed form; every other command runs a dense consumer */
-        if (strcmp(cmd, "check") == 0 || nsdae_mlcs_dense(*out, &err) == NSDAE_OK) return 0;
+        /* check and simulate read the compressed form (the time stepper makes the dense matrices
+         * itself when its dense path is needed; simulate's event-driven engine asks for them); every
+         * other command runs a dense consumer */
+        if (strcmp(cmd, "check") == 0 || strcmp(cmd, "simulate") == 0 || nsdae_mlcs_dense(*out, &err) == NSDAE_OK)
+            return 0;
         nsdae_mlcs_destroy(*out);
         *out = NULL;
         if (info) {

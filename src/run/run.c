@@ -169,7 +169,6 @@ static nsdae_status prepare_model(nsdae_model *m, nsdae_model *own, const nsdae_
     r->plan.form_reason = form.reason;
     st = form.form == NSDAE_FORM_CONTACT ? nsdae_translate_lagrangian(m, &r->contact, err)
                                          : nsdae_translate_mlcs(m, &r->mlcs, NULL, err);
-    if (st == NSDAE_OK && r->mlcs) st = nsdae_mlcs_dense(r->mlcs, err); /* the steppers read it dense */
     if (st != NSDAE_OK) {
         nsdae_run_destroy(r);
         return st;

@@ -90,8 +90,7 @@ static nsdae_status check_options(const nsdae_mlcs *s, const nsdae_stepper_optio
                                                          "(nsdae_moreau_run), not an MLCS");
     if (o->scheme != NSDAE_SCHEME_MINNORM && o->scheme != NSDAE_SCHEME_EULER && o->scheme != NSDAE_SCHEME_THETA)
         return nsdae_error_set(err, NSDAE_INVALID_INPUT, "stepper: unknown scheme %d", (int)o->scheme);
-    nsdae_status st = nsdae_mlcs_need_dense(s, "stepper", err);
-    return st != NSDAE_OK ? st : nsdae_mlcs_validate(s, err);
+    return nsdae_mlcs_validate(s, err);
 }
 
 long nsdae_stepper_steps(const nsdae_stepper_options *o, double *h)
@@ -202,10 +201,16 @@ static void format_state(char *buf, size_t size, const nsdae_mlcs *s, const doub
 }
 
 /* The two ways of solving a step: the dense step MLCP (allocated on first use: (ny + nl)^2
- * doubles) and the sparse path (sparse_step.h), tried first unless the options say dense. */
+ * doubles) and the sparse path (sparse_step.h), tried first unless the options say dense. A
+ * system stored compressed (a translated one) gets its dense matrices only with the dense path's
+ * first use, in phases of its own (nsdae_mlcs_dense_phases): a run the sparse path answers
+ * throughout never forms an ny x ny array. */
 typedef struct step_paths {
     step_mlcp sm;
     int have_dense;
+    const nsdae_mlcs *dense;   /* the system the dense path reads: s, or dense_view */
+    nsdae_mlcs dense_view;     /* s with dense_phases */
+    nsdae_mlcs_phase *dense_phases;
     sparse_step ss;
     int have_sparse;
     double *lambda0;   /* nl: the previous multipliers, kept apart from z, which a failed sparse try overwrites */
@@ -228,11 +233,28 @@ static nsdae_status paths_init(step_paths *p, const nsdae_mlcs *s, const nsdae_s
     return NSDAE_OK;
 }
 
-static void paths_free(step_paths *p)
+static void paths_free(step_paths *p, const nsdae_mlcs *s)
 {
     if (p->have_dense) step_mlcp_free(&p->sm);
+    nsdae_mlcs_dense_phases_free(p->dense_phases, s->nphases);
     if (p->have_sparse) sparse_step_free(&p->ss);
     free(p->lambda0);
+}
+
+/* The dense path's first use: its step MLCP, and the dense matrices when s has only compressed ones. */
+static nsdae_status dense_path_init(step_paths *p, const nsdae_mlcs *s, nsdae_error *err)
+{
+    p->dense = s;
+    if (!nsdae_mlcs_has_dense(s)) {
+        nsdae_status st = nsdae_mlcs_dense_phases(s, &p->dense_phases, err);
+        if (st != NSDAE_OK) return st;
+        p->dense_view = *s;
+        p->dense_view.phases = p->dense_phases;
+        p->dense = &p->dense_view;
+    }
+    nsdae_status st = step_mlcp_init(&p->sm, p->dense, err);
+    if (st == NSDAE_OK) p->have_dense = 1;
+    return st;
 }
 
 /* One step from (t0, y) to t0 + h into z, w: sparse when it applies, else dense. *residual: the
@@ -261,11 +283,10 @@ static nsdae_status path_step(step_paths *p, const nsdae_mlcs *s, const nsdae_st
         if (o->solver == NSDAE_STEP_SOLVER_SPARSE) return st;
     }
     if (!p->have_dense) {
-        nsdae_status st = step_mlcp_init(&p->sm, s, err);
+        nsdae_status st = dense_path_init(p, s, err);
         if (st != NSDAE_OK) return st;
-        p->have_dense = 1;
     }
-    step_mlcp_build(&p->sm, s, t0, h, theta, gamma, o->gamma_relation, y, p->lambda0);
+    step_mlcp_build(&p->sm, p->dense, t0, h, theta, gamma, o->gamma_relation, y, p->lambda0);
     nsdae_status st = solve_step(&p->sm, o, sel, lws, y, z, w, nsol, err);
     /* minimal norm returns only an answer that passed this very check on this MLCP (workspace.c) */
     if (st == NSDAE_OK && o->scheme == NSDAE_SCHEME_EULER) st = accept_step(&p->sm, z, err);
@@ -343,6 +364,6 @@ done:
     free(y); free(z); free(w);
     selection_free(&sel);
     nsdae_lcp_workspace_destroy(lws);
-    paths_free(&paths);
+    paths_free(&paths, s);
     return st;
 }

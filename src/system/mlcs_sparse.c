@@ -85,24 +85,54 @@ static double *densify(const nsdae_mlcs_csc *m, int rows, int cols)
     return a;
 }
 
+/* Matrix `which` of ph made dense from ph's compressed one into its slot (kept when there). */
+static nsdae_status densify_into(const nsdae_mlcs *s, nsdae_mlcs_phase *ph, char which, nsdae_error *err)
+{
+    double **slot = which == 'E' ? &ph->E : which == 'A' ? &ph->A : which == 'B' ? &ph->B : which == 'C' ? &ph->C
+                                                                                                          : &ph->D;
+    if (*slot) return NSDAE_OK;
+    int rows, cols;
+    shape(s, which, &rows, &cols);
+    if (!(*slot = densify(matrix_of(ph, which), rows, cols)))
+        return nsdae_error_set(err, NSDAE_NOMEM,
+                               "mlcs: out of memory for the dense %d x %d matrix %c of a system of %d unknowns and "
+                               "%d multipliers (%.3g GB)",
+                               rows, cols, which, s->ny, s->nl, 8e-9 * (double)rows * (double)cols);
+    return NSDAE_OK;
+}
+
 nsdae_status nsdae_mlcs_dense(nsdae_mlcs *s, nsdae_error *err)
 {
-    static const char names[] = "EABCD";
-    for (int k = 0; k < s->nphases; k++) {
-        nsdae_mlcs_phase *ph = &s->phases[k];
-        double **dense[] = {&ph->E, &ph->A, &ph->B, &ph->C, &ph->D};
-        for (int w = 0; w < 5; w++) {
-            if (*dense[w]) continue;
-            int rows, cols;
-            shape(s, names[w], &rows, &cols);
-            if (!(*dense[w] = densify(matrix_of(ph, names[w]), rows, cols)))
-                return nsdae_error_set(err, NSDAE_NOMEM,
-                                       "mlcs: out of memory for the dense %d x %d matrix %c of a system of %d "
-                                       "unknowns and %d multipliers (%.3g GB)",
-                                       rows, cols, names[w], s->ny, s->nl,
-                                       8e-9 * (double)rows * (double)cols);
-        }
+    nsdae_status st = NSDAE_OK;
+    for (int k = 0; k < s->nphases && st == NSDAE_OK; k++)
+        for (const char *w = "EABCD"; *w && st == NSDAE_OK; w++) st = densify_into(s, &s->phases[k], *w, err);
+    return st;
+}
+
+void nsdae_mlcs_dense_phases_free(nsdae_mlcs_phase *ph, int nphases)
+{
+    for (int k = 0; ph && k < nphases; k++) {
+        free(ph[k].E); free(ph[k].A); free(ph[k].B); free(ph[k].C); free(ph[k].D);
     }
+    free(ph);
+}
+
+nsdae_status nsdae_mlcs_dense_phases(const nsdae_mlcs *s, nsdae_mlcs_phase **out, nsdae_error *err)
+{
+    *out = NULL;
+    nsdae_mlcs_phase *ph = calloc((size_t)s->nphases + 1, sizeof *ph);
+    if (!ph) return nsdae_error_set(err, NSDAE_NOMEM, "mlcs: out of memory (%d phases)", s->nphases);
+    nsdae_status st = NSDAE_OK;
+    for (int k = 0; k < s->nphases && st == NSDAE_OK; k++) {
+        ph[k] = s->phases[k]; /* b, c and the compressed matrices borrowed */
+        ph[k].E = ph[k].A = ph[k].B = ph[k].C = ph[k].D = NULL;
+        for (const char *w = "EABCD"; *w && st == NSDAE_OK; w++) st = densify_into(s, &ph[k], *w, err);
+    }
+    if (st != NSDAE_OK) {
+        nsdae_mlcs_dense_phases_free(ph, s->nphases);
+        return st;
+    }
+    *out = ph;
     return NSDAE_OK;
 }
 

@@ -52,6 +52,33 @@ static int no_rows(const nsdae_step_record *rec, void *ctx)
     return 0;
 }
 
+/* One implicit Euler step of h = 1 from y = 1 on the chain (k = 3): (I - A) y1 = y0 is
+ * 4 y1_0 = 1, 4 y1_j - y1_(j-1) = 1, solved here by forward substitution. sparse: whether the
+ * sparse path must have answered. */
+static void expect_one_step_of_the_chain(const nsdae_mlcs *s, nsdae_step_solver solver, int sparse)
+{
+    nsdae_stepper_options o;
+    nsdae_stepper_defaults(&o);
+    o.stop = 1;
+    o.nsteps = 1;
+    o.solver = solver;
+    nsdae_error err;
+    nsdae_stepper_summary sum;
+    double *y = malloc((size_t)s->ny * sizeof *y);
+    cr_assert_not_null(y);
+    cr_assert_eq(nsdae_stepper_run(s, &o, no_rows, NULL, y, &sum, &err), NSDAE_OK, "%s", err.message);
+    cr_expect_eq(sum.steps, 1);
+    cr_expect_eq(sum.sparse, sparse, "steps on the sparse path: %ld", (long)sum.sparse);
+    double want = 0.0;
+    int bad = 0;
+    for (int j = 0; j < s->ny; j++) {
+        want = (1.0 + (j ? want : 0.0)) / 4.0;
+        if (fabs(y[j] - want) > 1e-14 && bad++ < 5) cr_log_error("y1[%d] = %.17g, want %.17g", j, y[j], want);
+    }
+    cr_expect_eq(bad, 0, "%d unknowns off the forward substitution", bad);
+    free(y);
+}
+
 Test(model_size, chain_of_5000_is_translated_into_linear_storage)
 {
     const int n = 5000;
@@ -88,15 +115,41 @@ Test(model_size, chain_of_5000_is_translated_into_linear_storage)
     char which;
     int index;
     cr_expect_eq(nsdae_mlcs_structural_gap(s, 0, &which, &index), 0);
-    /* a dense consumer refuses it by name instead of reading NULL */
-    nsdae_stepper_options o;
-    nsdae_stepper_defaults(&o);
-    o.stop = 1;
-    o.nsteps = 1;
+    /* the stepper's sparse path reads the compressed form: one step without a dense array */
+    expect_one_step_of_the_chain(s, NSDAE_STEP_SOLVER_AUTO, 1);
+    cr_expect_not(nsdae_mlcs_has_dense(s));
+    nsdae_mlcs_destroy(s);
+}
+
+/* The dense path on a compressed system (the stepper makes the dense phases itself, leaving the
+ * system compressed), and the sparse one, on a chain given entry by entry. */
+Test(model_size, compressed_chain_steps_on_both_paths)
+{
+    enum { N = 40 };
+    const double k = 3.0;
+    nsdae_mlcs *s = NULL;
     nsdae_error err;
-    nsdae_status st = nsdae_stepper_run(s, &o, no_rows, NULL, NULL, NULL, &err);
-    cr_expect_eq(st, NSDAE_INVALID_INPUT);
-    cr_expect(strstr(err.message, "nsdae_mlcs_dense") != NULL, "%s", err.message);
+    cr_assert_eq(nsdae_mlcs_create_sparse(N, 0, 1, &s, &err), NSDAE_OK, "%s", err.message);
+    int er[N], ar[2 * N], ac[2 * N];
+    double ev[N], av[2 * N];
+    int na = 0;
+    for (int j = 0; j < N; j++) {
+        er[j] = j;
+        ev[j] = 1.0;
+        s->y0[j] = 1.0;
+        ar[na] = ac[na] = j;
+        av[na++] = -k;
+        if (j > 0) {
+            ar[na] = j;
+            ac[na] = j - 1;
+            av[na++] = 1.0;
+        }
+    }
+    cr_assert_eq(nsdae_mlcs_set_entries(s, 0, 'E', er, er, ev, N, &err), NSDAE_OK, "%s", err.message);
+    cr_assert_eq(nsdae_mlcs_set_entries(s, 0, 'A', ar, ac, av, na, &err), NSDAE_OK, "%s", err.message);
+    expect_one_step_of_the_chain(s, NSDAE_STEP_SOLVER_DENSE, 0);
+    expect_one_step_of_the_chain(s, NSDAE_STEP_SOLVER_SPARSE, 1);
+    cr_expect_not(nsdae_mlcs_has_dense(s), "the stepper must not change the system");
     nsdae_mlcs_destroy(s);
 }
 
