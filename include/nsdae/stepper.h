@@ -118,7 +118,9 @@ long nsdae_stepper_steps(const nsdae_stepper_options *o, double *h);
 /* Runs the scheme from s->y0 at o->t0; calls cb for the initial state and after every step.
  * y_end (ny, may be NULL) receives the last state. When a step's MLCP has no solution the run
  * stops with NSDAE_NO_SOLUTION, a message giving t and the state, and everything before it was
- * already delivered to cb. */
+ * already delivered to cb. s may be stored compressed (a translated system, mlcs.h): the sparse
+ * path reads its entries, and the dense path makes the dense matrices for itself on its first
+ * step (O((ny + nl)^2) memory from then on), leaving s as it is. */
 nsdae_status nsdae_stepper_run(const nsdae_mlcs *s, const nsdae_stepper_options *o, nsdae_step_callback cb,
                                void *ctx, double *y_end, nsdae_stepper_summary *summary, nsdae_error *err);
 

@@ -51,7 +51,8 @@ typedef struct nsdae_translate_info {
  * Cost linear in the model's size. The matrices are stored compressed (nsdae_mlcs_phase sE ..
  * sD); a system with ny + nl <= NSDAE_TRANSLATE_DENSE_AT_ONCE has its dense E, A, B, C, D too,
  * a larger one gets them from nsdae_mlcs_dense (O((ny + nl)^2) memory) before a dense consumer
- * (the stepper, the event-driven engine, impulse analysis) reads it. */
+ * (the event-driven engine, impulse analysis) reads it. The time stepper (stepper.h) reads the
+ * compressed form and makes the dense matrices itself only when its dense path is needed. */
 #define NSDAE_TRANSLATE_DENSE_AT_ONCE 512
 nsdae_status nsdae_translate_mlcs(const nsdae_model *m, nsdae_mlcs **out, nsdae_translate_info **info,
                                   nsdae_error *err);

@@ -207,9 +207,10 @@ static void ladder_row(const paths *P, double stop, row *r)
     nsdae_mlcs *s = NULL;
     double *v = malloc((size_t)r->n * sizeof *v), *vs = malloc((size_t)r->n * sizeof *vs), *y = NULL;
     r->loop_us = r->cpu_us = r->peer_loop_us = r->peer_whole = r->dmax = NAN;
-    /* the stepper reads the matrices dense; above NSDAE_TRANSLATE_DENSE_AT_ONCE unknowns the
-     * translation leaves them compressed, as `nsdae simulate` does, the dense form is asked for */
-    if (m && v && vs && nsdae_translate_mlcs(m, &s, NULL, &err) == NSDAE_OK && nsdae_mlcs_dense(s, &err) == NSDAE_OK &&
+    /* above NSDAE_TRANSLATE_DENSE_AT_ONCE unknowns the translation leaves the matrices compressed,
+     * and the stepper reads them so (its dense path makes the dense ones if it is needed), as
+     * `nsdae simulate` runs it */
+    if (m && v && vs && nsdae_translate_mlcs(m, &s, NULL, &err) == NSDAE_OK &&
         (y = malloc((size_t)s->ny * sizeof *y))) {
         nsdae_stepper_options o;
         nsdae_stepper_defaults(&o);
