@@ -360,3 +360,26 @@ Test(moreau_structure, wide_sparse_mass_not_positive_definite)
     cr_expect(strstr(err.message, "not positive definite") != NULL, "message: %s", err.message);
     nsdae_lagrangian_destroy(u);
 }
+
+/* A mass pattern with an entry above the diagonal (column 2, row 1) is refused before any step,
+ * naming the column. */
+static int above_diagonal_rows(int j, int *rows)
+{
+    rows[0] = j == 2 ? 1 : j;
+    return 1;
+}
+
+Test(moreau_structure, mass_pattern_above_the_diagonal_refused)
+{
+    nsdae_lagrangian *u = beads(1);
+    give_mass_pattern(u, band_mass_values, above_diagonal_rows);
+    nsdae_moreau_options o;
+    nsdae_moreau_defaults(&o);
+    o.stop = 0.1;
+    o.nsteps = 10;
+    nsdae_error err = {0};
+    double q[3], v[3];
+    cr_expect_eq(nsdae_moreau_run(u, &o, NULL, NULL, q, v, NULL, &err), NSDAE_INVALID_INPUT);
+    cr_expect(strstr(err.message, "mass matrix pattern of column 2") != NULL, "message: %s", err.message);
+    nsdae_lagrangian_destroy(u);
+}
