@@ -293,3 +293,77 @@ Test(fuzz_cases, a_box_is_measured_in_its_width)
     cr_assert_eq(nsdae_lcp_minnorm(&p, NULL, z, w, &res, &err), NSDAE_OK, "%s", err.message);
     cr_expect(z[0] == 0 && fabs(z[1] - 1.0 / 3) <= 1e-15, "%.17g %.17g", z[0], z[1]);
 }
+
+/* MLCPs without solution whose enumeration lists a point (or a continuum's representative) that
+ * passes every row on its own: the point's terms cancel, each row is within its tolerance, but no
+ * single change of the point meets the rows at once (the harness's near_solution). Rows are
+ * written here row by row (E equality, C complementarity, B box); why each has no solution:
+ *  - crash-0246...: rows 1 and 3 are 3 z2 + 3 z3 + 1e-7 z4 with q = 3 and 0, so w3 = w1 - 3 = -3
+ *    for every solution of row 1, and z3 in [-1, inf) would have to sit at hi = inf.
+ *  - crash-13c5...: rows 2 to 4 are 5e7 (z1 + z2 + z3) + c z4 + q with (c, q) = (3, -1e-14),
+ *    (-1e-6, 0), (-3, 0): rows 3 - 4 give z4 = 0, then rows 2 - 4 give 1e-14 = 0.
+ *  - crash-499e...: row 1 (C) is w1 = 1e-7 (z1 + z2 + z3) + 1e-7 = 1e-7 by row 4, so z1 = 0; row 4
+ *    then gives z2 + z3 = 0 and row 2 1e14 = 0.
+ *  - crash-f5f0...: rows 3 and 4 say 2 (z1 + z2 + z3) = 0, so w2 = -2 < 0 on a complementarity row.
+ *  - crash-4007... (q = 0): w5 = 3e-8 z1 - z3 >= 0 with z3 >= 0 and z1 in [-1, 0] gives z3 = 0,
+ *    z1 = 0; then w4 = -3e-8 z2 < 0 for z2 in [0.5, 1.5].
+ *  - crash-a807...: row 4 gives z3 = (z1 + z2) / 10, row 3 then z4 = -(0.3 + 1e-7) (z1 + z2) / 5e-9,
+ *    so w2 = 1e-7 (z1 + z2 + z4) < 0 unless z1 = z2 = 0, where w1 = -1 < 0.
+ *  - crash-3666... and crash-7632...: tests/fuzz/open/README.md (branch fuzzmst).
+ * Solved with solution counting, as the fuzz target does: without it crash-7632... is answered
+ * with z3 = -1 - 5.4e-13, below its lower end by less than lcp/check.c's rounding floor (the floor
+ * class of the open README, not fixed here). */
+typedef struct no_solution_case {
+    const char *name;
+    int n;
+    const char *kinds;       /* per row: E, C or B */
+    double rows[5][5], q[5], lo[5], hi[5];
+} no_solution_case;
+
+static const no_solution_case no_solution_cases[] = {
+    {"crash-0246", 4, "EEBE",
+     {{0, 3, 3, 1e-7}, {0, 3, 3, 1e-7}, {0, 3, 3, 1e-7}, {3, 3, -1e-14, 3}},
+     {3, 3, 0, 0}, {0, 0, -1, 0}, {0, 0, INFINITY, 0}},
+    {"crash-13c5", 4, "CEEE",
+     {{5e7, 5e7, 5e7, 5e7}, {5e7, 5e7, 5e7, 3}, {5e7, 5e7, 5e7, -1e-6}, {5e7, 5e7, 5e7, -3}},
+     {2, -1e-14, 0, 0}, {0}, {0}},
+    {"crash-499e", 4, "CECE",
+     {{1e-7, 1e-7, 1e-7, 0}, {0, 1e-7, 1e-7, 0}, {0, 1e14, 1e-7, 1e-7}, {1e-7, 1e-7, 1e-7, 0}},
+     {1e-7, 1e14, 0, 0}, {0}, {0}},
+    {"crash-f5f0", 4, "ECEE",
+     {{2, 2, 2, 2}, {2, 2, 2, 0}, {2, 2, 2, 0}, {2, 2, 2, 0}},
+     {0, -2, 0, 0}, {0}, {0}},
+    {"crash-4007", 5, "BBCCC",
+     {{-1e-6, 10, 0, -1e-5, 0}, {-1e-6, 0, 1, 1, 0}, {10, 0, -1e-14, 0, 0}, {3, -3e-8, 1e-7, 0, 0},
+      {3e-8, 0, -1, 0, 0}},
+     {0}, {-1, 0.5}, {0, 1.5}},
+    {"crash-a807", 4, "CCEE",
+     {{1e-7, 5e-9, -3, 0.5}, {1e-7, 1e-7, 0, 1e-7}, {1e-7, 1e-7, 3, 5e-9}, {1e-7, 1e-7, -1e-6, 0}},
+     {-1, 0, 0, 0}, {0}, {0}},
+    {"crash-3666", 4, "BECC",
+     {{-1, 1e-3, 2, 1}, {0, 1e-7, 1, 1}, {-1, 0, 1, 1}, {1e-7, 2, 1, 1}},
+     {1, 0, 0, 0}, {-1}, {0}},
+    {"crash-7632", 4, "EEBE",
+     {{1e-7, 10, 1e-7, 3}, {1e-7, 0, 1e6, -1e-6}, {2, 1e-7, 1e-7, -0.5}, {0, 1e-7, 1e-7, 2}},
+     {0, 1e6, -1, 1}, {0, 0, -1, 0}, {0, 0, INFINITY, 0}},
+};
+
+Test(fuzz_cases, rows_that_each_pass_but_have_no_common_solution)
+{
+    for (size_t c = 0; c < sizeof no_solution_cases / sizeof no_solution_cases[0]; c++) {
+        const no_solution_case *k = &no_solution_cases[c];
+        double M[25], z[5], w[5];
+        nsdae_row_kind kind[5];
+        for (int i = 0; i < k->n; i++) {
+            kind[i] = k->kinds[i] == 'E' ? NSDAE_ROW_EQUALITY : k->kinds[i] == 'B' ? NSDAE_ROW_BOX
+                                                                                    : NSDAE_ROW_COMPLEMENTARITY;
+            for (int j = 0; j < k->n; j++) M[i + j * k->n] = k->rows[i][j];
+        }
+        nsdae_mlcp p = {k->n, M, k->q, kind, k->lo, k->hi};
+        nsdae_error err = {0};
+        nsdae_minnorm_result res;
+        nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
+        nsdae_status st = nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err);
+        cr_expect_eq(st, NSDAE_NO_SOLUTION, "%s: status %d (%s)", k->name, st, err.message);
+    }
+}
