@@ -79,6 +79,16 @@ static int pattern_solve(const nsdae_mlcp *p, const double *z, const double *w, 
     for (int i = 0; i < N; i++) {
         side[i] = given ? given[i] : lcp_active_side(p, i, z[i], w[i]);
         nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
+        /* A row exactly at a corner (z_i at an end and w_i = 0, both exactly) keeps both: fixed
+         * at its end (side -2 or 2) and among the rows that vanish. Either alone lets the
+         * pattern's minimal-norm point go where the point is not: crash-f729... (1e-7 z1 = z2,
+         * z2 in [0.5, 1.5] with a zero row, solution (5e6, 0.5, 0, 0)) re-solved with z2 free to
+         * z1 = z2 ~ 0, below lo; crash-9352... (z2 = 0 with w2 = 1e-7 (z2 + z4) - 1e-14 = 0,
+         * solution z4 = 1e-7) re-solves with z2 fixed alone to z4 = 0, w2 < 0. */
+        if (!given && side[i] == 0 && k != NSDAE_ROW_EQUALITY && w[i] == 0) {
+            double lo = k == NSDAE_ROW_BOX ? p->lo[i] : 0.0, hi = k == NSDAE_ROW_BOX ? p->hi[i] : INFINITY;
+            side[i] = z[i] == lo ? -2 : z[i] == hi ? 2 : 0;
+        }
         if (side[i] < 0)
             zp[i] = k == NSDAE_ROW_BOX ? p->lo[i] : 0.0;
         else if (side[i] > 0)
@@ -91,7 +101,7 @@ static int pattern_solve(const nsdae_mlcp *p, const double *z, const double *w, 
     /* 2. the rows that must vanish, over the free components: min-norm correction dz */
     lcp_caller_w(p, zp, wf);
     for (int i = 0; i < N; i++) {
-        if (side[i] != 0)
+        if (side[i] != 0 && abs(side[i]) != 2)
             continue;
         for (int c = 0; c < nf; c++)
             A[nr + (size_t)c * n] = p->M[i + (size_t)freecol[c] * n];

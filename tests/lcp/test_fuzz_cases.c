@@ -367,3 +367,66 @@ Test(fuzz_cases, rows_that_each_pass_but_have_no_common_solution)
         cr_expect_eq(st, NSDAE_NO_SOLUTION, "%s: status %d (%s)", k->name, st, err.message);
     }
 }
+
+/* MLCPs whose (minimal-norm) solution sits exactly at a corner of one row: z_i at its end and
+ * w_i = 0. Minimal norm found it and the check refused it, re-solving the point on its pattern
+ * (check.c: a point far larger than its data) with that z_i free (lcp_active_side's tie), so the
+ * pattern's minimal-norm point left the box. Each solution derived by hand (rows written row by
+ * row as above):
+ *  - crash-f729...: row 1 1e-7 z1 = z2; rows 2, 3 zero on boxes [0.5, 1.5] and [-0.5, 1.5] (any
+ *    z2, z3 inside); w4 = 3 z1 > 0 gives z4 = 0. Smallest: z2 = 0.5, z1 = 5e6, z3 = 0.
+ *  - crash-46fa...: w1 = -2e-8 z4 gives z4 = 0; w3 = 0.5 z2 - z3 >= 0 with z2 in [-1, 0], z3 >= 0
+ *    gives z3 = 0, z2 = 0 = hi, where w2 = -1e-6 z1 + 3 <= 0 needs z1 >= 3e6 (w1 = 0: z1 free).
+ *  - crash-ea91...: w2 = 1e-7 z2 gives z2 = 0; rows 3, 4 give z4 = -1e6, z3 = 1e6; w1 =
+ *    1e-7 z1 - 1e9 >= 0 gives z1 > 0 and so w1 = 0, z1 = 1e16. Unique.
+ *  - crash-e93f...: z3 > 0 would need w3 = 0, z1 ~ -3e-6, against row 4 (z1 ~ 6); with z3 = 0
+ *    rows 1 and 4 give z4 = -3e7 z1 - 1, z1 = (3 - 1e-7 + 1e-7 z2) / 3.5, with z2 >= -1 (w2 = w1
+ *    = 0) and w3 ~ 857142 - 1.97 z2 >= 0; |z|^2 ~ z4^2 grows with z2: z2 = -1.
+ *  - crash-2753...: row 3 gives z1 = 1e7; w1 = 0 gives z2 = 10 z4; w4 = 3 z3 - 1e7 >= 0; z4 > 0
+ *    would need w4 = 0 and w2 = 1 + 1e-3 z3 + z4 = 0 with z3 = 1e7 / 3: so z2 = z4 = 0 and
+ *    z3 >= 1e7 / 3, smallest at 1e7 / 3. */
+typedef struct corner_case {
+    const char *name;
+    const char *kinds;
+    double rows[4][4], q[4], lo[4], hi[4], want[4];
+} corner_case;
+
+static const corner_case corner_cases[] = {
+    {"crash-f729", "EBBC", {{1e-7, -1, 0, 0}, {0}, {0}, {3, 0, 0, 0}}, {0}, {0, 0.5, -0.5, 0},
+     {0, 1.5, 1.5, 0}, {5e6, 0.5, 0, 0}},
+    {"crash-46fa", "CBCC", {{0, 0, 0, -2e-8}, {-1e-6, 1e-3, 1e-7, 0}, {0, 0.5, -1, -1e-6}, {3, 0, 0, -1e-6}},
+     {0, 3, 0, 1}, {0, -1, 0, 0}, {0, 0, 0, 0}, {3e6, 0, 0, 0}},
+    {"crash-ea91", "CCEE", {{1e-7, 10, -1000, 0}, {0, 1e-7, 0, 0}, {0, -1000, 0, -1e-6}, {0, -0.5, 1, 1}},
+     {0, 0, -1, 0}, {0}, {0}, {1e16, 0, 1e6, -1e6}},
+    {"crash-e93f", "EBCE", {{3, 0, 1e-7, 1e-7}, {3, 0, 1e-7, 1e-7}, {1e6, -2, 1e-7, 2e-8}, {-0.5, 1e-7, 1e-7, 1e-7}},
+     {1e-7, 1e-7, 3, 3}, {0, -1, 0, 0}, {0, INFINITY, 0, 0},
+     {(3 - 2e-7) / 3.5, -1, 0, -3e7 * (3 - 2e-7) / 3.5 - 1}},
+    {"crash-2753", "CCEC", {{1e-7, 1e-7, 0, -1e-6}, {1e-7, 0, 1e-3, 1}, {1e-7, 0, 0, 0}, {-1, 0, 3, 0}},
+     {-1, 0, -1, 0}, {0}, {0}, {1e7, 0, 1e7 / 3, 0}},
+};
+
+Test(fuzz_cases, a_solution_at_a_corner_is_re_solved_at_that_corner)
+{
+    for (size_t c = 0; c < sizeof corner_cases / sizeof corner_cases[0]; c++) {
+        const corner_case *k = &corner_cases[c];
+        double M[16], z[4], w[4], scale = 0;
+        nsdae_row_kind kind[4];
+        for (int i = 0; i < 4; i++) {
+            kind[i] = k->kinds[i] == 'E' ? NSDAE_ROW_EQUALITY : k->kinds[i] == 'B' ? NSDAE_ROW_BOX
+                                                                                    : NSDAE_ROW_COMPLEMENTARITY;
+            for (int j = 0; j < 4; j++) M[i + j * 4] = k->rows[i][j];
+            scale = fmax(scale, fabs(k->want[i]));
+        }
+        nsdae_mlcp p = {4, M, k->q, kind, k->lo, k->hi};
+        nsdae_error err = {0};
+        nsdae_minnorm_result res;
+        nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
+        nsdae_status st = nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err);
+        cr_expect_eq(st, NSDAE_OK, "%s: status %d (%s)", k->name, st, err.message);
+        if (st != NSDAE_OK)
+            continue;
+        for (int j = 0; j < 4; j++)
+            cr_expect(fabs(z[j] - k->want[j]) <= 1e-9 * fabs(k->want[j]) + 1e-12 * scale, "%s: z%d = %.17g, want %.17g",
+                      k->name, j + 1, z[j], k->want[j]);
+    }
+}
