@@ -51,6 +51,21 @@ static void equilibrate(int rows, int cols, double *A, double *b, double *dc)
     }
 }
 
+/* Is z_i exactly at one of its ends (0, or a box's lo or hi) with w_i within the rounding of its
+ * row's terms (64 N eps of |q_i| + sum_j |M_ij z_j|)? */
+static int at_corner(const nsdae_mlcp *p, int i, const double *z, double wi)
+{
+    int N = p->size;
+    nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
+    int at_end = k == NSDAE_ROW_BOX ? z[i] == p->lo[i] || z[i] == p->hi[i] : z[i] == 0.0;
+    if (!at_end)
+        return 0;
+    double terms = fabs(p->q[i]);
+    for (int j = 0; j < N; j++)
+        terms += fabs(p->M[i + (size_t)j * N] * z[j]);
+    return fabs(wi) <= 64 * N * 2.220446049250313e-16 * terms;
+}
+
 /* Solving on a pattern, shared by polishing and by re-solving a far point: the pattern of (z, w)
  * (w NULL: computed here) or the one given (lcp_active_side's values per row), the fixed components exactly at their ends in zp, the free ones moved
  * by the minimal-norm least-squares solution of the rows that must vanish, starting from z's own
@@ -79,16 +94,15 @@ static int pattern_solve(const nsdae_mlcp *p, const double *z, const double *w, 
     for (int i = 0; i < N; i++) {
         side[i] = given ? given[i] : lcp_active_side(p, i, z[i], w[i]);
         nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
-        /* A row exactly at a corner (z_i at an end and w_i = 0, both exactly) keeps both: fixed
-         * at its end (side -2 or 2) and among the rows that vanish. Either alone lets the
-         * pattern's minimal-norm point go where the point is not: crash-f729... (1e-7 z1 = z2,
+        /* A row at a corner (z_i exactly at an end, w_i zero to the rounding of its terms) keeps
+         * both: fixed at its end (side -2 or 2) and among the rows that vanish. Either alone lets
+         * the pattern's minimal-norm point go where the point is not: crash-f729... (1e-7 z1 = z2,
          * z2 in [0.5, 1.5] with a zero row, solution (5e6, 0.5, 0, 0)) re-solved with z2 free to
          * z1 = z2 ~ 0, below lo; crash-9352... (z2 = 0 with w2 = 1e-7 (z2 + z4) - 1e-14 = 0,
-         * solution z4 = 1e-7) re-solves with z2 fixed alone to z4 = 0, w2 < 0. */
-        if (!given && side[i] == 0 && k != NSDAE_ROW_EQUALITY && w[i] == 0) {
-            double lo = k == NSDAE_ROW_BOX ? p->lo[i] : 0.0, hi = k == NSDAE_ROW_BOX ? p->hi[i] : INFINITY;
-            side[i] = z[i] == lo ? -2 : z[i] == hi ? 2 : 0;
-        }
+         * solution z4 = 1e-7) re-solves with z2 fixed alone to z4 = 0, w2 < 0. Which of the two
+         * lcp_active_side picks at such a tie depends on the last bit of w_i. */
+        if (!given && k != NSDAE_ROW_EQUALITY && at_corner(p, i, z, w[i]))
+            side[i] = z[i] == (k == NSDAE_ROW_BOX ? p->lo[i] : 0.0) ? -2 : 2;
         if (side[i] < 0)
             zp[i] = k == NSDAE_ROW_BOX ? p->lo[i] : 0.0;
         else if (side[i] > 0)
