@@ -12,13 +12,14 @@
 
 int lcp_lemke_ws_init(lcp_lemke_ws *ws, int cap, lcp_arena *ar)
 {
+    /* not zeroed: every solve clears its tableau and writes the rest before reading it */
     ws->cap = cap;
-    ws->T = lcp_arena_doubles(ar, (size_t)cap * (2 * (size_t)cap + 2) + 1);
-    ws->basis = lcp_arena_alloc(ar, sizeof(int) * ((size_t)cap + 1));
-    ws->B = lcp_arena_doubles(ar, (size_t)cap * cap + 1);
-    ws->ipiv = lcp_arena_alloc(ar, sizeof(int) * ((size_t)cap + 1));
-    ws->x = lcp_arena_doubles(ar, (size_t)cap + 1);
-    ws->cols = lcp_arena_alloc(ar, sizeof(int) * (2 * (size_t)cap + 2));
+    ws->T = lcp_arena_doubles_uninit(ar, (size_t)cap * (2 * (size_t)cap + 2) + 1);
+    ws->basis = lcp_arena_alloc_uninit(ar, sizeof(int) * ((size_t)cap + 1));
+    ws->B = lcp_arena_doubles_uninit(ar, (size_t)cap * cap + 1);
+    ws->ipiv = lcp_arena_alloc_uninit(ar, sizeof(int) * ((size_t)cap + 1));
+    ws->x = lcp_arena_doubles_uninit(ar, (size_t)cap + 1);
+    ws->cols = lcp_arena_alloc_uninit(ar, sizeof(int) * (2 * (size_t)cap + 2));
     return ar->failed ? -1 : 0;
 }
 

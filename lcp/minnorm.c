@@ -622,12 +622,12 @@ static int monotone_solve(bnb *b, const lcp_structure *cs, double *t, double *z,
 /* Steps: reduce; the matrix's structure (cached); a P-matrix is one solve, a monotone problem
  * two convex QPs; the rest (and any of these whose route fails) the branch and bound. */
 nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const nsdae_minnorm_spec *spec,
-                             lcp_structure *cache, double *z, double *w, nsdae_minnorm_result *result,
-                             nsdae_error *err)
+                             lcp_structure *cache, lcp_arena *keep, double *z, double *w,
+                             nsdae_minnorm_result *result, nsdae_error *err)
 {
     nsdae_status st = NSDAE_OK;
     nsdae_minnorm_result res = {0};
-    lcp_arena ar = {0};
+    lcp_arena ar = keep ? *keep : (lcp_arena){0};   /* the caller's blocks, given back at the end */
     lcp_std s;
     lcp_reduced r;
     lcp_objective o;
@@ -732,6 +732,11 @@ done:
     if (result)
         *result = res;
     lcp_piece_list_free(&b.pieces);
-    lcp_arena_free(&ar);
+    if (keep) {
+        lcp_arena_reset(&ar);
+        *keep = ar;
+    } else {
+        lcp_arena_free(&ar);
+    }
     return st;
 }

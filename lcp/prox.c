@@ -123,21 +123,22 @@ static int iteration_lcp(int nc, const double *W, const double *q, lcp_prox_ws *
 
 int lcp_prox_ws_init(lcp_prox_ws *ws, int k, int nc, lcp_arena *ar)
 {
+    /* not zeroed: each call writes every array before it reads it (in: by its first Lemke) */
     ws->k = k;
     ws->nc = nc;
-    ws->Lc = lcp_arena_doubles(ar, (size_t)k * k + 1);
-    ws->X = lcp_arena_doubles(ar, (size_t)k * nc + 1);
-    ws->W = lcp_arena_doubles(ar, (size_t)nc * nc + 1);
-    ws->q = lcp_arena_doubles(ar, (size_t)nc + 1);
-    ws->lam = lcp_arena_doubles(ar, (size_t)nc + 1);
-    ws->lnew = lcp_arena_doubles(ar, (size_t)nc + 1);
-    ws->gj = lcp_arena_doubles(ar, (size_t)k + 1);
-    ws->y = lcp_arena_doubles(ar, (size_t)k + 1);
-    ws->tn = lcp_arena_doubles(ar, (size_t)k + 1);
-    ws->idx = lcp_arena_alloc(ar, sizeof(int) * ((size_t)nc + 1));
-    ws->in = lcp_arena_alloc(ar, (size_t)nc + 1);
-    ws->Lw = lcp_arena_doubles(ar, (size_t)nc * nc + 1);
-    ws->x = lcp_arena_doubles(ar, (size_t)nc + 1);
+    ws->Lc = lcp_arena_doubles_uninit(ar, (size_t)k * k + 1);
+    ws->X = lcp_arena_doubles_uninit(ar, (size_t)k * nc + 1);
+    ws->W = lcp_arena_doubles_uninit(ar, (size_t)nc * nc + 1);
+    ws->q = lcp_arena_doubles_uninit(ar, (size_t)nc + 1);
+    ws->lam = lcp_arena_doubles_uninit(ar, (size_t)nc + 1);
+    ws->lnew = lcp_arena_doubles_uninit(ar, (size_t)nc + 1);
+    ws->gj = lcp_arena_doubles_uninit(ar, (size_t)k + 1);
+    ws->y = lcp_arena_doubles_uninit(ar, (size_t)k + 1);
+    ws->tn = lcp_arena_doubles_uninit(ar, (size_t)k + 1);
+    ws->idx = lcp_arena_alloc_uninit(ar, sizeof(int) * ((size_t)nc + 1));
+    ws->in = lcp_arena_alloc_uninit(ar, (size_t)nc + 1);
+    ws->Lw = lcp_arena_doubles_uninit(ar, (size_t)nc * nc + 1);
+    ws->x = lcp_arena_doubles_uninit(ar, (size_t)nc + 1);
     ws->max_switches = PROX_SWITCHES;
     return ar->failed || lcp_lemke_ws_init(&ws->lemke, nc, ar) ? -1 : 0;
 }

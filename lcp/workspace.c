@@ -18,6 +18,7 @@ struct nsdae_lcp_workspace {
     double *cmax, *rsum;     /* the caller's M as the per-row check needs it (check.c), per matrix */
     int *sel;
     lcp_structure structure; /* the prepared matrix's kind of solution set (structure.c) */
+    lcp_arena arena;         /* the branch and bound's, kept: a call of the same size allocates nothing */
     lcp_fast fast;           /* ~40 KB, written only by lcp_fast_prepare: never zeroed */
 };
 
@@ -32,6 +33,7 @@ nsdae_status nsdae_lcp_workspace_create(nsdae_lcp_workspace **out, nsdae_error *
     (*out)->buf = NULL;
     (*out)->fast.ok = 0;
     memset(&(*out)->structure, 0, sizeof (*out)->structure);
+    (*out)->arena = (lcp_arena){0};
     return NSDAE_OK;
 }
 
@@ -41,6 +43,7 @@ void nsdae_lcp_workspace_destroy(nsdae_lcp_workspace *ws)
         return;
     free(ws->buf);
     lcp_structure_free(&ws->structure);
+    lcp_arena_free(&ws->arena);
     free(ws);
 }
 
@@ -125,7 +128,7 @@ nsdae_status nsdae_lcp_minnorm_ws(nsdae_lcp_workspace *ws, const nsdae_mlcp *p, 
     if (ws->fast.ok)
         st = lcp_fast_minnorm(&ws->fast, &ps, &orig, &sspec, ws->zs, &res, err);
     else
-        st = lcp_minnorm_bnb(&ps, &orig, &sspec, &ws->structure, ws->zs, ws->wsc, &res, err);
+        st = lcp_minnorm_bnb(&ps, &orig, &sspec, &ws->structure, &ws->arena, ws->zs, ws->wsc, &res, err);
     if (st == NSDAE_OK) {
         /* the answer on its own pattern, to rounding (polish.c); then every caller row against
          * its own terms, with the tolerance every other solver of the layer is held to */
