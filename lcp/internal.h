@@ -115,6 +115,7 @@ typedef struct lcp_prox_ws {
     int *idx;          /* and the Cholesky factor Lw of W on it (leading dimension nc) */
     char *in;
     double *Lw, *x;
+    double *Gs, *hs;   /* the rows scaled to one size (nc x k, nc) */
     lcp_lemke_ws lemke;
     int max_switches;  /* support changes tried before Lemke (init: 8) */
     int iterations, lemke_solves, switches;   /* of the last call */

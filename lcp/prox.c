@@ -138,9 +138,34 @@ int lcp_prox_ws_init(lcp_prox_ws *ws, int k, int nc, lcp_arena *ar)
     ws->idx = lcp_arena_alloc_uninit(ar, sizeof(int) * ((size_t)nc + 1));
     ws->in = lcp_arena_alloc_uninit(ar, (size_t)nc + 1);
     ws->Lw = lcp_arena_doubles_uninit(ar, (size_t)nc * nc + 1);
+    ws->Gs = lcp_arena_doubles_uninit(ar, (size_t)nc * k + 1);
+    ws->hs = lcp_arena_doubles_uninit(ar, (size_t)nc + 1);
     ws->x = lcp_arena_doubles_uninit(ar, (size_t)nc + 1);
     ws->max_switches = PROX_SWITCHES;
     return ar->failed || lcp_lemke_ws_init(&ws->lemke, nc, ar) ? -1 : 0;
+}
+
+/* Gs = D G, hs = D h with D_c the power of two that brings row c's largest entry into [1, 2)
+ * (exact; a zero row is kept): the same feasible set with rows of one size. eps and del are set
+ * by the largest row; with a row 1e8 times another's (an LP-like gap QP) del was 1e13, so the
+ * small row's multiplier moved by 1e-13 of its violation per iteration and t drifted by 1/eps
+ * per iteration at a constant rate, which the stall rule took for the rounding floor: stopped
+ * after 41 iterations 4e4 away from the minimiser (tests/lcp/test_prox.c, rows_scaled_1e8). */
+static void scale_rows(int k, int nc, const double *G, const double *h, double *Gs, double *hs)
+{
+    for (int c = 0; c < nc; c++) {
+        const double *row = G + (size_t)c * k;
+        double rmax = 0;
+        for (int j = 0; j < k; j++)
+            rmax = fmax(rmax, fabs(row[j]));
+        int e = 0;
+        if (rmax > 0 && isfinite(rmax))
+            frexp(rmax, &e);   /* rmax = f 2^e, f in [1/2, 1) */
+        double d = ldexp(1.0, 1 - e);
+        for (int j = 0; j < k; j++)
+            Gs[(size_t)c * k + j] = d * row[j];
+        hs[c] = d * h[c];
+    }
 }
 
 /* Lc = chol(H + eps I), X = Lc^-1 G' (k x nc), W = X'X + del I. -1: H is not positive
@@ -172,6 +197,9 @@ int lcp_prox_qp(int k, int nc, const double *H, const double *g, const double *G
     ws->iterations = ws->lemke_solves = ws->switches = 0;
     if (k > ws->k || nc > ws->nc)
         return -1;
+    scale_rows(k, nc, G, h, ws->Gs, ws->hs);
+    G = ws->Gs;   /* from here on the scaled rows: the multipliers are theirs, t is the same */
+    h = ws->hs;
     /* eps, del relative to the data's size: small enough that a step goes most of the way, large
      * enough that W's condition (about max |G|^2 / (eps del)) leaves Lemke many digits */
     double hmax = 0, gmax = 0, qmax = 0;

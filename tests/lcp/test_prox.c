@@ -5,7 +5,8 @@
  * written here (every active set's KKT system, the one whose point is feasible and whose
  * multipliers are nonnegative), each with Lemke as the only repair of a failed support and with
  * principal pivots first. The random QPs need both of the warm support's sign tests: with
- * either one left out some answer is wrong (seeds 8, 12, 17 when this was written). */
+ * either one left out some answer is wrong (seeds 8, 12, 17 when this was written). And LPs whose
+ * rows are 1e8 apart in size, which the stall rule stopped early before the rows were scaled. */
 #include <criterion/criterion.h>
 #include <math.h>
 
@@ -174,5 +175,38 @@ Test(prox, strictly_convex_random_qps_against_active_set_brute_force)
                           seed, max_switches, j, t[j], tb[j]);
             lcp_arena_free(&ar);
         }
+    }
+}
+
+/* LPs (H = 0) whose constraint rows are 1e8 (and 1e-8) times one another, minimisers by hand:
+ *   min t1 + t2       over 1e8 (t1 - 1) >= 0, t2 - 2 >= 0: each term is least at its own bound, (1, 2);
+ *   min t1 + 2 t2     over 1e8 (t1 + t2 - 1) >= 0, t2 >= 0: (t1 + t2) + t2 >= 1 + 0, with equality
+ *                     only at t1 + t2 = 1, t2 = 0: (1, 0);
+ *   min t1 + t2 + t3  over 1e8 (t1 - 1), t2 - 1, 1e-8 (t3 - 1) >= 0: (1, 1, 1).
+ * With eps and del set by the largest row alone, the small rows' multipliers hardly moved, t drifted
+ * by 1/eps a step, and the stall rule stopped at 41 iterations with a component 4e4 off; each row
+ * is now brought to one size first (prox.c, scale_rows). */
+Test(prox, rows_scaled_1e8_apart_lp_hand_minimiser)
+{
+    static const double H[9] = {0};
+    static const double g1[2] = {1, 1}, G1[4] = {1e8, 0, 0, 1}, h1[2] = {-1e8, -2}, t1[2] = {1, 2};
+    static const double g2[2] = {1, 2}, G2[4] = {1e8, 1e8, 0, 1}, h2[2] = {-1e8, 0}, t2[2] = {1, 0};
+    static const double g3[3] = {1, 1, 1}, G3[9] = {1e8, 0, 0, 0, 1, 0, 0, 0, 1e-8}, h3[3] = {-1e8, -1, -1e-8},
+                        t3[3] = {1, 1, 1};
+    const struct {
+        int k;
+        const double *g, *G, *h, *t;
+    } lp[] = {{2, g1, G1, h1, t1}, {2, g2, G2, h2, t2}, {3, g3, G3, h3, t3}};
+    for (size_t i = 0; i < sizeof lp / sizeof *lp; i++) {
+        lcp_arena ar = {0};
+        lcp_prox_ws ws;
+        double t[3];
+        int k = lp[i].k;
+        cr_assert(lcp_prox_ws_init(&ws, k, k, &ar) == 0);
+        cr_expect(lcp_prox_qp(k, k, H, lp[i].g, lp[i].G, lp[i].h, t, NULL, NULL, &ws) == 0, "LP %zu: not solved", i);
+        for (int j = 0; j < k; j++)
+            cr_expect(fabs(t[j] - lp[i].t[j]) <= 1e-9, "LP %zu: t_%d = %.17g, by hand %g (%d iterations)", i, j, t[j],
+                      lp[i].t[j], ws.iterations);
+        lcp_arena_free(&ar);
     }
 }
