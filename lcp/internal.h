@@ -117,7 +117,7 @@ typedef struct lcp_prox_ws {
     double *Lw, *x;
     double *Gs, *hs;   /* the rows scaled to one size (nc x k, nc) */
     lcp_lemke_ws lemke;
-    int max_switches;  /* support changes tried before Lemke (init: 8) */
+    int max_switches;  /* support changes tried before Lemke (init: 16) */
     int iterations, lemke_solves, switches;   /* of the last call */
 } lcp_prox_ws;
 
