@@ -224,6 +224,9 @@ typedef struct lcp_objective {
     const double *H, *g;   /* k x k, k: 1/2 t'Ht + g't (+ c0) */
     double c0;
     const double *PZ;      /* kp x k rows (row-major) of the selected z components, for flatness */
+    const double *e;       /* kp: the selected z components at t = 0, minus z_ref */
+    const double *Q;       /* kp x kp weight, or NULL for the identity */
+    double *u;             /* kp: scratch of lcp_objective_eval */
     int kp;
     int z_injective;       /* objective strictly convex in caller z: no flatness test needed */
 } lcp_objective;

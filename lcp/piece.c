@@ -27,6 +27,7 @@ nsdae_status lcp_objective_build(const lcp_reduced *r, const nsdae_minnorm_spec 
     double *PZ = lcp_arena_doubles(ar, (size_t)kp * k + 1), *e = lcp_arena_doubles(ar, (size_t)kp + 1);
     double *QPZ = lcp_arena_doubles(ar, (size_t)kp * k + 1), *Qe = lcp_arena_doubles(ar, (size_t)kp + 1);
     double *H = lcp_arena_doubles(ar, (size_t)k * k + 1), *g = lcp_arena_doubles(ar, (size_t)k + 1);
+    double *u = lcp_arena_doubles(ar, (size_t)kp + 1);
     unsigned char *seen = lcp_arena_alloc(ar, (size_t)N + 1);
     double *chol = Q ? lcp_arena_doubles(ar, (size_t)kp * kp) : NULL;
     if (ar->failed)
@@ -89,20 +90,25 @@ nsdae_status lcp_objective_build(const lcp_reduced *r, const nsdae_minnorm_spec 
     o->g = g;
     o->c0 = c0;
     o->PZ = PZ;
+    o->e = e;
+    o->Q = Q;
+    o->u = u;
     o->kp = kp;
     o->z_injective = kp == N;
     return NSDAE_OK;
 }
 
+/* From the selected components u = P Z t + e themselves, 1/2 u'Q u, not from 1/2 t'Ht + g't + c0:
+ * that form cancels at the rounding of c0, and an equality z2 = -2e8 z1 with z1 = -1 + t1 in a
+ * box puts 2e16 in c0, so z = (0, 0, -1) was valued 0 like z = 0 (fuzzing's crash-4a99...). */
 double lcp_objective_eval(const lcp_objective *o, int k, const double *t)
 {
-    double f = o->c0;
-    for (int i = 0; i < k; i++) {
-        double hi = 0;
-        for (int j = 0; j < k; j++)
-            hi += o->H[i + (size_t)j * k] * t[j];
-        f += t[i] * (0.5 * hi + o->g[i]);
-    }
+    int kp = o->kp;
+    double f = 0;
+    for (int a = 0; a < kp; a++)
+        o->u[a] = o->e[a] + lcp_dot(k, o->PZ + (size_t)a * k, 1, t, 1);
+    for (int a = 0; a < kp; a++)
+        f += 0.5 * o->u[a] * (o->Q ? lcp_dot(kp, o->Q + a, kp, o->u, 1) : o->u[a]);
     return f < 0 ? 0 : f;
 }
 

@@ -3,6 +3,7 @@
  * whose terms differ by many orders of magnitude: that is what the fuzzer's value list makes
  * common and what the equilibrated sign tests and the per-row check had to get right. */
 #include <criterion/criterion.h>
+#include <float.h>
 #include <math.h>
 #include <nsdae/lcp.h>
 
@@ -429,4 +430,48 @@ Test(fuzz_cases, a_solution_at_a_corner_is_re_solved_at_that_corner)
             cr_expect(fabs(z[j] - k->want[j]) <= 1e-9 * fabs(k->want[j]) + 1e-12 * scale, "%s: z%d = %.17g, want %.17g",
                       k->name, j + 1, z[j], k->want[j]);
     }
+/* crash-4a99... (reduced to the three rows that matter): row 1 a box [-1, inf), row 2 an equality,
+ * row 3 a box [-1, 0] whose variable enters no row,
+ *   w1 = 2 z1 + 0.5 z2,   0 = 2 z1 + 1e-8 z2,   w3 = 1e-7 z1 + 1e-8 z2.
+ * z1 inside its box: w1 = 0 minus row 2 gives (0.5 - 1e-8) z2 = 0, so z2 = z1 = 0, w3 = 0 and z3
+ * is anywhere in [-1, 0]: the segment (0, 0, z3). z1 = lo = -1: z2 = 2e8, w1 = 1e8 - 2 > 0 (right
+ * at lo), w3 = 2 - 1e-7 > 0, so z3 = lo: the point (-1, 2e8, -1). The minimal norm is 0, at z = 0.
+ * The layer answered (0, 0, -1): its objective 1/2 t'Ht + g't + c0 in the reduced variables
+ * (z1 = -1 + t1, z2 = 2e8 - 2e8 t1) carried c0 = 2e16 and valued z3 = -1 (1/2) as 0 like z = 0.
+ * z2 = -2e8 z1 carries z1's rounding of its box end (an ulp of 1) times 2e8. */
+Test(fuzz_cases, objective_not_lost_under_a_large_offset)
+{
+    double M[9] = {2, 2, 1e-7, 0.5, 1e-8, 1e-8, 0, 0, 0};
+    double q[3] = {0, 0, 0}, lo[3] = {-1, 0, -1}, hi[3] = {INFINITY, 0, 0}, z[3], w[3];
+    nsdae_row_kind kind[3] = {NSDAE_ROW_BOX, NSDAE_ROW_EQUALITY, NSDAE_ROW_BOX};
+    nsdae_mlcp p = {3, M, q, kind, lo, hi};
+    nsdae_error err = {0};
+    nsdae_minnorm_result res;
+    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
+    cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    cr_expect(fabs(z[0]) <= 4 * DBL_EPSILON && fabs(z[1]) <= 2e8 * 4 * DBL_EPSILON && fabs(z[2]) <= 4 * DBL_EPSILON,
+              "%.17g %.17g %.17g", z[0], z[1], z[2]);
+    cr_expect_eq(res.nsol, -1);   /* the segment and the point */
+}
+
+/* crash-a4a2...: row 1 an equality, rows 2 and 3 boxes (-inf, 1],
+ *   0 = -1e-14 (z1 + z2) + 3 z3 + 3,   w2 = -1e-14 z2 + 3 z3 + 3,   w3 = -1e-14 z1 + 3 (z2 + z3) + 3.
+ * Row 1 gives 3 z3 + 3 = 1e-14 (z1 + z2), so w2 = 1e-14 z1 and w3 = (3 + 1e-14) z2. z2 = hi = 1
+ * would need w2 <= 0 (z1 <= 0) and then z3 = -1 + 1e-14 (z1 + 1) / 3 < 1 is inside its box with
+ * w3 = 3 + 1e-14 != 0: no. So z2 < 1, w2 = 0, z1 = 0; z3 < 1 again, w3 = 0, z2 = 0, z3 = -1.
+ * The only solution is (0, 0, -1). The layer answered z1 = -0.125: in the reduced variables
+ * (z3 = 1 - t3 from its upper end, z1 = 6e14 - 3e14 t3 - z2 from row 1) the objective's constant
+ * is of order 1e29, whose rounding hides any norm below 1e13. */
+Test(fuzz_cases, tiny_entries_do_not_hide_the_only_solution)
+{
+    double M[9] = {-1e-14, 0, -1e-14, -1e-14, -1e-14, 3, 3, 3, 3};
+    double q[3] = {3, 3, 3}, lo[3] = {0, -INFINITY, -INFINITY}, hi[3] = {0, 1, 1}, z[3], w[3];
+    nsdae_row_kind kind[3] = {NSDAE_ROW_EQUALITY, NSDAE_ROW_BOX, NSDAE_ROW_BOX};
+    nsdae_mlcp p = {3, M, q, kind, lo, hi};
+    nsdae_error err = {0};
+    nsdae_minnorm_result res;
+    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
+    cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    cr_expect(fabs(z[0]) <= 1e-12 && fabs(z[1]) <= 1e-12 && fabs(z[2] + 1) <= 1e-12, "%.17g %.17g %.17g", z[0],
+              z[1], z[2]);
 }
