@@ -226,7 +226,7 @@ typedef struct lcp_objective {
     const double *PZ;      /* kp x k rows (row-major) of the selected z components, for flatness */
     const double *e;       /* kp: the selected z components at t = 0, minus z_ref */
     const double *Q;       /* kp x kp weight, or NULL for the identity */
-    double *u;             /* kp: scratch of lcp_objective_eval */
+    double *u;             /* kp: scratch of lcp_objective_eval and the line test (piece.c) */
     int kp;
     int z_injective;       /* objective strictly convex in caller z: no flatness test needed */
 } lcp_objective;

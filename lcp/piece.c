@@ -158,6 +158,29 @@ static void pattern_system(const lcp_reduced *r, const signed char *st, double *
     }
 }
 
+/* Is the objective level along the unit direction n: does z (its selected components) not move?
+ * A rank decision on P Z restricted to n, |P Z n|_Q <= TOL_RANK |P Z|_Q, in squares
+ * n'H n <= TOL_RANK^2 max_c H_cc. The curvature is computed from u = P Z n itself (not n'H n, whose
+ * rounding is that of H's largest entry), and compared with H's largest diagonal entry squared
+ * down by the rank tolerance, not with H's largest entry times it: an equality z2 = -2e8 z1 puts
+ * 4e16 in H while a box variable that enters no row has curvature 1 along its own line; read as
+ * level, fuzzing's crash-4a99... represented the segment z3 in [-1, 0] by its far end z3 = -1. A
+ * null direction's own rounding (an ulp in each component) leaves a curvature of order
+ * eps^2 max H_cc: level. The curvature n'H n in *curvature. */
+static int level_along(const lcp_objective *o, int k, const double *n, double *curvature)
+{
+    int kp = o->kp;
+    double curv = 0, hmax = 0;
+    for (int a = 0; a < kp; a++)
+        o->u[a] = lcp_dot(k, o->PZ + (size_t)a * k, 1, n, 1);
+    for (int a = 0; a < kp; a++)
+        curv += o->u[a] * (o->Q ? lcp_dot(kp, o->Q + a, kp, o->u, 1) : o->u[a]);
+    for (int c = 0; c < k; c++)
+        hmax = fmax(hmax, o->H[c + (size_t)c * k]);
+    *curvature = curv;
+    return !(curv > NSDAE_TOL_RANK * NSDAE_TOL_RANK * hmax);
+}
+
 /* A pattern whose equations leave one direction n (unit, k) free: the piece is the interval of
  * t0 + s n allowed by the node's inequalities, computed in closed form (the convex QP on such
  * degenerate, nearly parallel constraint sets is where Lemke's final basis is ill conditioned:
@@ -197,18 +220,10 @@ static int line_piece(const lcp_reduced *r, const signed char *st, const lcp_obj
         *dim = 0;
     } else {
         /* objective along the line: f(t + s n) = f(t) + s (H t + g)'n + s^2 n'H n / 2 */
-        double slope = 0, curv = 0, hmax = 0;
-        for (int i = 0; i < k; i++) {
-            double hn = 0, ht = 0;
-            for (int j = 0; j < k; j++) {
-                hn += o->H[i + (size_t)j * k] * n[j];
-                ht += o->H[i + (size_t)j * k] * t[j];
-                hmax = fmax(hmax, fabs(o->H[i + (size_t)j * k]));
-            }
-            slope += n[i] * (ht + o->g[i]);
-            curv += n[i] * hn;
-        }
-        int level = !(curv > NSDAE_TOL_RANK * (1 + hmax));
+        double slope = 0, curv;
+        for (int i = 0; i < k; i++)
+            slope += n[i] * (lcp_dot(k, o->H + i, k, t, 1) + o->g[i]);
+        int level = level_along(o, k, n, &curv);
         s = level ? 0.0 : -slope / curv;
         s = fmin(fmax(s, lo), hi);
         *dim = 1;

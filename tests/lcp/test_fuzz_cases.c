@@ -475,3 +475,35 @@ Test(fuzz_cases, tiny_entries_do_not_hide_the_only_solution)
     cr_expect(fabs(z[0]) <= 1e-12 && fabs(z[1]) <= 1e-12 && fabs(z[2] + 1) <= 1e-12, "%.17g %.17g %.17g", z[0],
               z[1], z[2]);
 }
+
+/* The problem of objective_not_lost_under_a_large_offset with z3 in [-1, 1]: the same derivation
+ * gives the segment (0, 0, z3), z3 in [-1, 1], and the point (-1, 2e8, -1). The segment's
+ * minimal-norm point z = 0 is inside it, so only its line can give it (its ends are the patterns
+ * z3 = lo and z3 = hi). Its curvature along the line, 1, was compared with the 4e16 that
+ * z2 = -2e8 z1 puts in the objective's Hessian and read as level: the line stayed at its first
+ * point, z3 = -1 for minimal norm, z3 = 1 for the enumeration. */
+Test(fuzz_cases, a_segment_is_represented_by_its_minimal_norm_point)
+{
+    double M[9] = {2, 2, 1e-7, 0.5, 1e-8, 1e-8, 0, 0, 0};
+    double q[3] = {0, 0, 0}, lo[3] = {-1, 0, -1}, hi[3] = {INFINITY, 0, 1}, z[3], w[3];
+    nsdae_row_kind kind[3] = {NSDAE_ROW_BOX, NSDAE_ROW_EQUALITY, NSDAE_ROW_BOX};
+    nsdae_mlcp p = {3, M, q, kind, lo, hi};
+    nsdae_error err = {0};
+    nsdae_minnorm_result res;
+    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
+    cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    cr_expect(fabs(z[0]) <= 4 * DBL_EPSILON && fabs(z[1]) <= 2e8 * 4 * DBL_EPSILON && fabs(z[2]) <= 4 * DBL_EPSILON,
+              "%.17g %.17g %.17g", z[0], z[1], z[2]);
+    nsdae_lcp_solution_set *set = NULL;
+    cr_assert_eq(nsdae_lcp_enumerate(&p, &set, &err), NSDAE_OK, "%s", err.message);
+    int segment = 0, point = 0;
+    for (int k = 0; k < set->count; k++) {
+        const double *y = set->pieces[k].z;
+        segment += !set->pieces[k].is_point && fabs(y[0]) <= 4 * DBL_EPSILON &&
+                   fabs(y[1]) <= 2e8 * 4 * DBL_EPSILON && fabs(y[2]) <= 4 * DBL_EPSILON;
+        point += set->pieces[k].is_point && y[0] == -1 && fabs(y[1] - 2e8) <= 1e-15 * 2e8 && y[2] == -1;
+    }
+    cr_expect(set->count == 2 && segment == 1 && point == 1, "%d pieces, segment through 0: %d, point: %d",
+              set->count, segment, point);
+    nsdae_lcp_solution_set_free(set);
+}
