@@ -430,6 +430,8 @@ Test(fuzz_cases, a_solution_at_a_corner_is_re_solved_at_that_corner)
             cr_expect(fabs(z[j] - k->want[j]) <= 1e-9 * fabs(k->want[j]) + 1e-12 * scale, "%s: z%d = %.17g, want %.17g",
                       k->name, j + 1, z[j], k->want[j]);
     }
+}
+
 /* crash-4a99... (reduced to the three rows that matter): row 1 a box [-1, inf), row 2 an equality,
  * row 3 a box [-1, 0] whose variable enters no row,
  *   w1 = 2 z1 + 0.5 z2,   0 = 2 z1 + 1e-8 z2,   w3 = 1e-7 z1 + 1e-8 z2.
