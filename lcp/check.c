@@ -183,7 +183,7 @@ static void row_terms(rows *R, const double *z, double *w)
 }
 
 /* z_j exactly at an end of its row (0, lo or hi): the end itself, no rounding */
-static int at_end(const nsdae_mlcp *p, int j, double zj)
+static inline int at_end(const nsdae_mlcp *p, int j, double zj)
 {
     nsdae_row_kind k = p->kind ? p->kind[j] : NSDAE_ROW_COMPLEMENTARITY;
     if (k == NSDAE_ROW_COMPLEMENTARITY)
@@ -195,16 +195,24 @@ static int at_end(const nsdae_mlcp *p, int j, double zj)
 static int rows_measure(rows *R, const double *z, const double *w)
 {
     const nsdae_mlcp *p = R->p;
-    int N = p->size, ends = 0;
+    int N = p->size;
     R->zs = R->zmax = 0;
+    /* fl: rsum without the columns of components exactly at an end, O(N) per such column; what
+     * the subtraction loses to rounding (eps rsum_i) is far below any row's tolerance */
+    for (int i = 0; i < N; i++)
+        R->fl[i] = R->rsum[i];
     for (int j = 0; j < N; j++) {
         if (!isfinite(z[j]) || !isfinite(w[j]))
             return -1;
         R->zmax = lcp_keep_max(R->zmax, fabs(z[j]));
-        if (at_end(p, j, z[j]))
-            ends = 1;
-        else
+        if (!at_end(p, j, z[j])) {
             R->zs = lcp_keep_max(R->zs, R->cmax[j] * fabs(z[j]));
+        } else if (R->cmax[j] > 0) {
+            const double *col = p->M + (size_t)j * N;
+            double a = 1 / R->cmax[j];
+            for (int i = 0; i < N; i++)
+                R->fl[i] -= fabs(col[i]) * a;
+        }
     }
     if (!R->tz_ready)
         row_terms(R, z, NULL);
@@ -215,19 +223,9 @@ static int rows_measure(rows *R, const double *z, const double *w)
                 if (p->M[i + (size_t)j * N] != 0)
                     R->zloc[j] = lcp_keep_max(R->zloc[j], R->tz[i]);
         }
-    double zf = fmin(R->zs, R->zcap);
-    for (int i = 0; i < N; i++)
-        R->fl[i] = ends ? 0 : 64 * N * EPS * R->rsum[i] * zf;
-    /* components exactly at an end: rsum's columns but theirs, O(N) per other column */
-    for (int j = 0; ends && zf > 0 && j < N; j++) {
-        if (!(R->cmax[j] > 0) || at_end(p, j, z[j]))
-            continue;
-        const double *col = p->M + (size_t)j * N;
-        double a = 64 * N * EPS * zf / R->cmax[j];
-        for (int i = 0; i < N; i++)
-            R->fl[i] += fabs(col[i]) * a;
-    }
+    double c = 64 * N * EPS * fmin(R->zs, R->zcap);
     for (int i = 0; i < N; i++) {
+        R->fl[i] = R->fl[i] > 0 ? c * R->fl[i] : 0;
         R->s[i] = fabs(p->q[i]) + R->tz[i] + R->fl[i];
         if (!isfinite(R->s[i]))
             return -1;
@@ -268,11 +266,12 @@ static int pin_floors(rows *R, const double *z, const double *w)
         return 0;
     /* every pin decided on the floors as they are, then the floors changed */
     for (int j = 0; j < N; j++) {
-        R->zq[j] = z[j];
-        if (R->cmax[j] > 0 && !at_end(p, j, z[j]) && pinned_end(R, j, z[j], w[j], &end)) {
-            R->zq[j] = end;
-            any = 1;
-        }
+        if (!(fabs(w[j]) > R->fl[j]) || !(R->cmax[j] > 0) || !pinned_end(R, j, z[j], w[j], &end) || z[j] == end)
+            continue;
+        if (!any)
+            memcpy(R->zq, z, sizeof(double) * (size_t)N);
+        R->zq[j] = end;
+        any = 1;
     }
     if (!any)
         return 0;
