@@ -25,8 +25,8 @@
  * row that is not active they enter no solve). Nor does a component that its own row forces to an
  * end (w_j clearly of that end's sign) and that sits there within its rounding: every solution
  * near the point has it exactly at the end, so the point is checked with it put there, its
- * column carrying no allowance (pin_floors). Before, zs was the point's largest term, spread over every
- * column: crash-4dc4... answered (0, 0, 0.0016, 0.0016) for an MLCP without solution, row 3
+ * column carrying no allowance (pin_floors). Before, zs was the point's largest term, spread
+ * over every column: crash-4dc4... answered (0, 0, 0.0016, 0.0016) for an MLCP without solution, row 3
  * (terms 1e-7) under a floor of 1e-2 lifted through column 1 (z1 = 0 forced by w1 = 1.6e11 from
  * 1e14 z3); with forced columns removed it answered (0, -1.3e-7, 1, 1), z3 at its end making the
  * largest term 1e14 and z2 a "rounded zero" of allowance 6e-3. Not the Ruiz-equilibrated units
@@ -266,7 +266,9 @@ static int pin_floors(rows *R, const double *z, const double *w)
         return 0;
     /* every pin decided on the floors as they are, then the floors changed */
     for (int j = 0; j < N; j++) {
-        if (!(fabs(w[j]) > R->fl[j]) || !(R->cmax[j] > 0) || !pinned_end(R, j, z[j], w[j], &end) || z[j] == end)
+        if (!(fabs(w[j]) > R->fl[j]) || !(R->cmax[j] > 0))
+            continue;
+        if (!pinned_end(R, j, z[j], w[j], &end) || z[j] == end)
             continue;
         if (!any)
             memcpy(R->zq, z, sizeof(double) * (size_t)N);
@@ -383,7 +385,8 @@ static double violation(const nsdae_mlcp *p, const double *cmax, const double *r
     int N = p->size, has_box = 0;
     for (int i = 0; p->kind && i < N; i++)
         has_box |= p->kind[i] == NSDAE_ROW_BOX;
-    rows R = {p, cmax, rsum, buf, buf + N, buf + 2 * N, buf + 3 * N, buf + 8 * N, buf + 9 * N, 0, 0, INFINITY, has_box, 0};
+    rows R = {p, cmax, rsum, buf, buf + N, buf + 2 * N, buf + 3 * N, buf + 8 * N,
+              buf + 9 * N, 0, 0, INFINITY, has_box, 0};
     if (wout) {
         row_terms(&R, z, wout);
         w = wout;
