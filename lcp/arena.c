@@ -33,8 +33,28 @@ void *lcp_arena_alloc_uninit(lcp_arena *a, size_t bytes)
     if (need == 0)
         need = 1;
     lcp_arena_block *b = a->head;
+    if (need > ARENA_MIN_BLOCK / sizeof(max_align_t)) {
+        /* A large array gets a block of its own from calloc, behind the current head (which
+         * keeps its free room): the allocator hands out pages already zero, faulted in only
+         * where written. Zeroing them here cost 20 % of deltasigma's branch and bound (the KKT
+         * Lemke's workspace, tens of MB of which a node writes a part). */
+        lcp_arena_block *big = calloc(1, sizeof *big + need * sizeof(max_align_t));
+        if (!big) {
+            a->failed = 1;
+            return NULL;
+        }
+        big->cap = big->used = need;
+        if (b) {
+            big->next = b->next;
+            b->next = big;
+        } else {
+            big->next = NULL;
+            a->head = big;
+        }
+        return big->data;
+    }
     if (!b || b->cap - b->used < need) {
-        size_t cap = need > ARENA_MIN_BLOCK / sizeof(max_align_t) ? need : ARENA_MIN_BLOCK / sizeof(max_align_t);
+        size_t cap = ARENA_MIN_BLOCK / sizeof(max_align_t);
         b = malloc(sizeof *b + cap * sizeof(max_align_t));
         if (!b) {
             a->failed = 1;
