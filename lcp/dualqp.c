@@ -293,28 +293,34 @@ int lcp_dqp_solve(lcp_dqp *d, const signed char *st, signed char *act, double cu
                 gram_solve(d, nw, d->y, d->x);   /* x: N x is n's part in span(W) */
                 cblas_dgemv(CblasColMajor, CblasNoTrans, k, nw, -1.0, d->N, k, d->x, 1, 1.0, d->z, 1);
             }
+            /* Row p is dependent on W when its part outside span(W) is at the rounding level, or
+             * when gram_add cannot factor it in (its rho^2 is a difference that cancels, or W is
+             * already k rows): then no primal step reaches it and only the multipliers move
+             * (Goldfarb and Idnani's z = 0 case), and row p's value does not move either (its
+             * z is rounding). Giving up there left lcp_tobenna 5 nodes for the KKT Lemke, whose
+             * workspace alone costs more than the rest of the call. */
             double zz = lcp_dot(k, d->z, 1, d->z, 1), aa = d->an[p] * d->an[p];
-            double full = zz > 1e-20 * aa ? -val / zz : INFINITY, part = INFINITY;
+            int dep = nw == k || !(zz > 1e-20 * aa);
+            double full = dep ? INFINITY : -val / zz, part = INFINITY;
             int blk = -1;
             for (int i = 0; i < nw; i++)
                 if (!row_eq(st, d->W[i]) && d->x[i] > 0 && d->lam[i] / d->x[i] < part) {
                     part = fmax(0, d->lam[i]) / d->x[i];
                     blk = i;
                 }
-            if (!isfinite(full) && blk < 0) {   /* no multipliers can reach row p: infeasible */
+            if (!dep && full <= part && gram_add(d, nw, p) != 0)
+                full = INFINITY;   /* dependent after all (gram_add wrote only slot nw) */
+            if (!isfinite(full) && blk < 0)   /* no multipliers can reach row p: infeasible */
                 return ray_bound(d, st, nw, p, sg, lp, cutoff, bound);
-            }
             double th = fmin(full, part);
             for (int i = 0; i < nw; i++)
                 d->lam[i] -= th * d->x[i];
             lp += th;
-            val += th * zz;
-            if (th == full) {
-                if (nw < k && gram_add(d, nw, p) == 0) {
-                    nw++;
-                    break;
-                }
-                return 2;   /* numerically dependent after all */
+            if (isfinite(full))
+                val += th * zz;
+            if (th == full) {   /* row p joins W (gram_add above) */
+                nw++;
+                break;
             }
             gram_drop(d, nw, blk);
             nw--;

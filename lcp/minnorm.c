@@ -209,7 +209,12 @@ static void ball_prepare(bnb *b)
  * children of one pair above it prune the node. Otherwise the pair whose weaker child bound is
  * highest is branched on (*bi). On deltasigma2 (12 candidates) the nodes go from 9119 to 287 and
  * the time from 5 s to 1.8 s (2 candidates: 4148 nodes; 24: 173 nodes, but more time a node):
- * the most violated pair is often one whose children both keep the parent's bound. Returns 0
+ * the most violated pair is often one whose children both keep the parent's bound. Violation is
+ * measured in the objective's metric where ball_fix's norms exist: v_i / sqrt(V_i'H^-1 V_i) is
+ * the distance from t to the child's hyperplane v_i = 0, whose square over two is the least rise
+ * of the objective there (ball_fix), so the pair with the larger weaker distance is the likelier
+ * to prune: on deltasigma2 the dual method's steps go from 26500 to 24300 (deltasigma 17500 to
+ * 17000, lcp_tobenna 214000 to 212000). Returns 0
  * (*bi chosen, -1: no candidate), 1 st narrowed (solve the node again), 2 the node pruned. */
 static int probe(bnb *b, signed char *st, const signed char *act, const double *t, int *bi)
 {
@@ -217,8 +222,13 @@ static int probe(bnb *b, signed char *st, const signed char *act, const double *
     int m = r->m, cand[PROBE_CANDIDATES], nc = 0;
     double viol[PROBE_CANDIDATES], ctol = NSDAE_TOL_COMPLEMENTARITY * r->scale, cutoff = b->best + ftol(b->best);
     for (int i = 0; i < m; i++) {   /* the most violated pairs, by insertion */
-        double v = st[i] == LCP_FREE ? fmin(lcp_red_v(r, i, t), lcp_red_r(r, i, t)) : 0;
-        if (!(v > ctol) || (nc == PROBE_CANDIDATES && v <= viol[nc - 1]))
+        if (st[i] != LCP_FREE)
+            continue;
+        double vi = lcp_red_v(r, i, t), ri = lcp_red_r(r, i, t);
+        if (!(fmin(vi, ri) > ctol))
+            continue;
+        double v = b->ball ? fmin(vi / b->vn[i], ri / b->rn[i]) : fmin(vi, ri);
+        if (nc == PROBE_CANDIDATES && v <= viol[nc - 1])
             continue;
         int p = nc < PROBE_CANDIDATES ? nc++ : nc - 1;
         while (p > 0 && viol[p - 1] < v) {
