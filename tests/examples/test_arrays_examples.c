@@ -138,6 +138,30 @@ Test(arrays_examples, bead_column_with_1000_beads_falls_freely)
     free(a.x);
 }
 
+Test(arrays_examples, bead_column_with_100_beads_runs_its_cascade)
+{
+    /* A resting stack must run at any height (issue 12): at N = 100 the contact LCPs have rows
+     * whose q_i is a rounding residue (-8.4e-16) with every z_j entering them at zero, and a
+     * per-row check that gives components at zero no rounding allowance refused Siconos' answer
+     * at step 1542. Bounds from energy alone: no bead is faster than the top one falling freely
+     * from its start, v_max = sqrt(2 g q0_top) (+ g h for the step), so no contact closes by more
+     * than h times two beads' speeds in a step, and positions stay within that of touching. */
+    const param p[] = {{"N", 100}};
+    const double g = 9.81, h = 0.001, r = 0.1, gap0 = 0.25;
+    const int n = 100;
+    rows a = run_contact(EXAMPLES "bead_column.nsm", p, 1, 2.0, 2000);
+    cr_assert_eq(a.n, 2001);
+    const double q0_top = r + gap0 + (n - 1) * (2 * r + gap0), vmax = sqrt(2 * g * q0_top) + g * h;
+    for (long k = 0; k < a.n; k++) {
+        const double *row = a.x + (size_t)k * a.w;
+        cr_assert(row[1] >= r - h * vmax, "t = %g: bead 1 at %.17g", row[0], row[1]);
+        for (int i = 0; i + 1 < n; i++)
+            cr_assert(row[2 + i] - row[1 + i] >= 2 * r - 2 * h * vmax, "t = %g: beads %d and %d at %.17g, %.17g",
+                      row[0], i + 1, i + 2, row[1 + i], row[2 + i]);
+    }
+    free(a.x);
+}
+
 /* ---- the diode ladder ---------------------------------------------------------------------- */
 
 typedef struct ladder_run {
