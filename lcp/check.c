@@ -347,6 +347,12 @@ double lcp_checked_violation_w(const nsdae_mlcp *p, const double *cmax, const do
     return checked(p, cmax, rsum, z, NULL, w);
 }
 
+double lcp_checked_violation_buf(const nsdae_mlcp *p, const double *cmax, const double *rsum, double *buf,
+                                 const double *z, const double *w)
+{
+    return violation(p, cmax, rsum, buf, z, w, NULL);
+}
+
 double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double *dc, const double *z,
                             const double *w)
 {

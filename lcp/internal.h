@@ -286,6 +286,10 @@ double lcp_checked_violation(const nsdae_mlcp *p, const double *cmax, const doub
 /* The same at w = M z + q, written into w (lcp_caller_w's numbers) in the check's own pass. */
 double lcp_checked_violation_w(const nsdae_mlcp *p, const double *cmax, const double *rsum, const double *z,
                                double *w);
+/* lcp_checked_violation with cmax, rsum given and the caller's scratch of 6 N doubles: nothing
+ * allocated (but for a point far larger than its data, re-solved on its pattern). */
+double lcp_checked_violation_buf(const nsdae_mlcp *p, const double *cmax, const double *rsum, double *buf,
+                                 const double *z, const double *w);
 /* Which end of row i (z_i, w_i) is nearest to: -1 z_i at its lower end (0 or lo), +1 at hi,
  * 0 free with w_i = 0 (the nearest of the three conditions wins). */
 int lcp_active_side(const nsdae_mlcp *p, int i, double zi, double wi);

@@ -16,6 +16,8 @@
 
 #include <nsdae/status.h>
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -41,9 +43,13 @@ nsdae_status nsdae_mlcp_validate(const nsdae_mlcp *p, nsdae_error *err);
 /* The worst violation of z over the rows of p, each row against its own terms (residual of
  * w = M z + q recomputed from z, signs, complementarity, box law; rounding of the row ignored),
  * as every solver of this layer accepts answers: accept with <= NSDAE_TOL_RESIDUAL (tolerances.h).
- * +INFINITY for NaN/Inf or when memory runs out. Cost O(size^2), one allocation; a point
+ * +INFINITY for NaN/Inf or when memory runs out. Cost O(size^2), one allocation above size 16; a point
  * far larger than its data (lcp/check.c) is re-solved on its own pattern, one SVD: O(size^3). */
 double nsdae_mlcp_row_violation(const nsdae_mlcp *p, const double *z);
+/* The same verdict on the caller's scratch of NSDAE_MLCP_CHECK_SCRATCH(size) doubles: nothing
+ * allocated (a time stepper checks every step; only the far-point case above allocates). */
+#define NSDAE_MLCP_CHECK_SCRATCH(n) (9 * (size_t)(n))
+double nsdae_mlcp_row_violation_scratch(const nsdae_mlcp *p, const double *z, double *scratch);
 
 /* ---- one solution through Siconos numerics ------------------------------------------- */
 
