@@ -62,6 +62,31 @@ double nsdae_mlcp_row_violation_scratch(const nsdae_mlcp *p, const double *z, do
 nsdae_status nsdae_lcp_solve_siconos(const nsdae_mlcp *p, const char *solver, double *z, double *w,
                                      nsdae_error *err);
 
+/* ---- one solution of a positive definite LCP, warm: block principal pivoting ------------ */
+
+/* For a pure LCP whose M is symmetric positive definite (a contact LCP: W = G M^-1 G^T of
+ * independent contact rows), solved many times by one caller (a time stepper). Block principal
+ * pivoting (Judice & Pires 1994): the rows with z_i > 0 on entry start free (w_i = 0; with none,
+ * those with q_i < 0), each iteration solves the free rows' principal system by Cholesky (banded
+ * when that submatrix is) and exchanges every row whose sign it breaks, one row by Murty's rule
+ * after three exchanges that did not reduce their number. A time stepper passes the last step's
+ * answer in z: a resting stack is solved in one or two iterations. The point passes the per-row
+ * check (nsdae_mlcp_row_violation) before it is returned. When it cannot (a principal system not
+ * positive definite, M not symmetric, no convergence within 2 size + 10 iterations, or the check
+ * refuses the point), the call falls back to nsdae_lcp_solve_siconos("lemke"), which allocates, and
+ * counts it. Otherwise nothing is allocated for a size up to the workspace's capacity. Not thread
+ * safe: one workspace per thread. */
+typedef struct nsdae_lcp_pivot_ws nsdae_lcp_pivot_ws;
+typedef struct nsdae_lcp_pivot_stats {
+    long calls, iterations;  /* solves, and pivoting iterations over them */
+    long fallbacks;          /* calls answered by Siconos' Lemke */
+} nsdae_lcp_pivot_stats;
+nsdae_status nsdae_lcp_pivot_ws_create(int capacity, nsdae_lcp_pivot_ws **out, nsdae_error *err);
+void nsdae_lcp_pivot_ws_destroy(nsdae_lcp_pivot_ws *ws);   /* NULL is a no-op */
+nsdae_status nsdae_lcp_solve_pivot_ws(nsdae_lcp_pivot_ws *ws, const nsdae_mlcp *p, double *z, double *w,
+                                      nsdae_error *err);
+nsdae_lcp_pivot_stats nsdae_lcp_pivot_ws_stats(const nsdae_lcp_pivot_ws *ws);
+
 /* ---- every solution ------------------------------------------------------------------- */
 
 /* The solution set of an MLCP is a finite union of polyhedral pieces. A piece is either a point

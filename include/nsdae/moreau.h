@@ -53,6 +53,9 @@ typedef struct nsdae_moreau_summary {
     long lcp_steps;          /* steps that had at least one active contact */
     double t_end;            /* time reached */
     double h;                /* nominal step */
+    long lcp_solves;         /* LCPs of two or more contacts given to the pivoting solver (lcp.h) */
+    long lcp_pivots;         /* its pivoting iterations over them */
+    long lcp_fallbacks;      /* of them, answered by Siconos' Lemke instead (lcp.h: when and why) */
 } nsdae_moreau_summary;
 
 /* Runs the scheme from (q0, v0) at o->t0; calls cb for the initial state and after every step.

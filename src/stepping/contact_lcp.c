@@ -1,14 +1,18 @@
 /* Contact LCPs of Moreau-Jean. One active contact (the common case: a ball on the ground, a
  * rope) is a scalar problem solved in closed form, which keeps a step at a fraction of a
- * microsecond; several contacts go to the complementarity layer's Lemke (Siconos' default LCP
- * solver for MoreauJeanOSI too). No minimal-norm selection is needed: W = G M^-1 G^T is positive
+ * microsecond; several contacts go to the complementarity layer's block principal pivoting for
+ * positive definite LCPs (lcp/pivot.c), started from the last step's percussions, on the run's
+ * workspace: nothing allocated per step; where W is not positive definite (dependent contacts)
+ * or not symmetric (implicit forces), it falls back to Lemke (Siconos' default LCP solver for
+ * MoreauJeanOSI too). No minimal-norm selection is needed: W = G M^-1 G^T is positive
  * semidefinite, so every solution of the LCP has the same w and the same M^-1 G^T P, hence the
  * same v_{k+1}; only the split of P among dependent contacts can differ. */
 #include "stepping/contact_lcp.h"
 
 #include <nsdae/lcp.h>
 
-nsdae_status contact_lcp_solve(int m, const double *W, const double *q, double *P, double *w, nsdae_error *err)
+nsdae_status contact_lcp_solve(nsdae_lcp_pivot_ws *ws, int m, const double *W, const double *q, double *P, double *w,
+                               nsdae_error *err)
 {
     if (m == 1) {
         /* 0 <= W P + q _|_ P >= 0 with W = G M^-1 G^T >= 0 */
@@ -26,5 +30,5 @@ nsdae_status contact_lcp_solve(int m, const double *W, const double *q, double *
         return NSDAE_OK;
     }
     nsdae_mlcp p = {m, W, q, NULL, NULL, NULL};
-    return nsdae_lcp_solve_siconos(&p, "lemke", P, w, err);
+    return nsdae_lcp_solve_pivot_ws(ws, &p, P, w, err);
 }

@@ -89,6 +89,8 @@ typedef struct mj_work {
     double *J;                   /* implicit forces: n x 2n, [dF/dq | dF/dv] */
     double *M;                   /* implicit forces: n x n, the iteration matrix W, then its LU */
     lapack_int *ipiv;            /* implicit forces: n, the LU pivots of W */
+    nsdae_lcp_pivot_ws *pivot;   /* the contact LCP solver's workspace, of capacity rows */
+    double *chk;                 /* the per-row check's scratch, NSDAE_MLCP_CHECK_SCRATCH(rows) */
 } mj_work;
 
 static void work_free(mj_work *w)
@@ -97,6 +99,8 @@ static void work_free(mj_work *w)
     free(w->g); free(w->Gv); free(w->X); free(w->W); free(w->qa); free(w->Pa);
     free(w->wa); free(w->P); free(w->active); free(w->idx); free(w->pos);
     free(w->Ga); free(w->T); free(w->Pt); free(w->mu); free(w->normal_of); free(w->J); free(w->ipiv);
+    free(w->chk);
+    nsdae_lcp_pivot_ws_destroy(w->pivot);
     mass_factor_free(&w->Mf);
     mass_columns_free(&w->Mc);
     contact_rows_free(&w->G);
@@ -135,11 +139,13 @@ static int work_init(mj_work *w, const nsdae_lagrangian *s)
         w->J = malloc(2 * N * N * sizeof(double));
         w->ipiv = malloc(N * sizeof(lapack_int));
     }
+    w->chk = malloc(NSDAE_MLCP_CHECK_SCRATCH(C) * sizeof(double));
     nsdae_error e2;
+    int pivot = nsdae_lcp_pivot_ws_create((int)C, &w->pivot, &e2) == NSDAE_OK;
     int rows = nc > 0 ? contact_rows_init(&w->G, s, &e2) == NSDAE_OK : 1;
     int mass = mass_columns_init(&w->Mc, s, &e2) == NSDAE_OK;
     for (int c = 0; w->pos && c < nc; c++) w->pos[c] = -1;
-    return rows && mass && w->q && w->v && w->q1 && w->v1 && w->F0 && w->F1 && w->rhs && w->g && w->Gv &&
+    return pivot && rows && mass && w->chk && w->q && w->v && w->q1 && w->v1 && w->F0 && w->F1 && w->rhs && w->g && w->Gv &&
            (w->X || !(w->dense || banded)) && w->W && w->qa && w->Pa && w->wa && w->P && w->Pt && w->active && w->idx && w->pos &&
            (!w->dense || w->Ga) && (!frictional || (w->T && w->mu && w->normal_of)) &&
            (!implicit || (w->M && w->J && w->ipiv));
@@ -195,12 +201,13 @@ static int select_active(mj_work *w, double h)
         for (int e = G->rowptr[c]; e < G->rowptr[c + 1]; e++) gv += G->val[e] * w->v[G->cols[e]];
         w->Gv[c] = gv;
         w->active[c] = w->g[c] + 0.5 * h * gv <= NSDAE_MJ_ACTIVATION_THRESHOLD;
-        w->P[c] = 0.0;
-        w->Pt[c] = 0.0;
         if (w->active[c]) {
+            w->Pa[m] = w->P[c]; /* the last step's percussion: the LCP solver's starting guess */
             w->pos[c] = m;
             w->idx[m++] = c;
         }
+        w->P[c] = 0.0;
+        w->Pt[c] = 0.0;
     }
     return m;
 }
@@ -258,9 +265,10 @@ static nsdae_status impact_step_dense(const nsdae_lagrangian *s, mj_work *w, int
         /* checked there on the Newton and Coulomb laws, in the data's scale */
         st = friction_lcp_solve(m, r - m, w->normal_of, w->mu, w->W, w->qa, w->Pa, w->wa, &res, err);
     } else {
-        st = contact_lcp_solve(m, w->W, w->qa, w->Pa, w->wa, err);
+        st = contact_lcp_solve(w->pivot, m, w->W, w->qa, w->Pa, w->wa, err);
         /* accepted row by row, whichever way it was solved, before the step is written */
-        double viol = st == NSDAE_OK ? nsdae_mlcp_row_violation(&(nsdae_mlcp){m, w->W, w->qa, NULL, NULL, NULL}, w->Pa)
+        double viol = st == NSDAE_OK ? nsdae_mlcp_row_violation_scratch(&(nsdae_mlcp){m, w->W, w->qa, NULL, NULL, NULL},
+                                                                        w->Pa, w->chk)
                                      : 0.0;
         if (!(viol <= NSDAE_TOL_RESIDUAL))
             return nsdae_error_set(err, NSDAE_NUMERICAL,
@@ -355,11 +363,11 @@ static nsdae_status impact_step(const nsdae_lagrangian *s, mj_work *w, int m, in
         const double rest = dissipative && w->Gv[c] > 0.0 ? 1.0 : s->restitution[c];
         w->qa[a] = gvf + rest * w->Gv[c];
     }
-    nsdae_status st = contact_lcp_solve(m, w->W, w->qa, w->Pa, w->wa, err);
+    nsdae_status st = contact_lcp_solve(w->pivot, m, w->W, w->qa, w->Pa, w->wa, err);
     for (int a = 0; a < m; a++) w->pos[w->idx[a]] = -1; /* ready for the next step */
     if (st != NSDAE_OK) return st;
     /* accepted row by row, whichever way it was solved, before the step is written */
-    double viol = nsdae_mlcp_row_violation(&(nsdae_mlcp){m, w->W, w->qa, NULL, NULL, NULL}, w->Pa);
+    double viol = nsdae_mlcp_row_violation_scratch(&(nsdae_mlcp){m, w->W, w->qa, NULL, NULL, NULL}, w->Pa, w->chk);
     if (!(viol <= NSDAE_TOL_RESIDUAL))
         return nsdae_error_set(err, NSDAE_NUMERICAL,
                                "the contact LCP's answer violates a row by %.3g of that row's terms (tolerance %g): "
@@ -476,7 +484,11 @@ nsdae_status nsdae_moreau_run(const nsdae_lagrangian *s, const nsdae_moreau_opti
         rec = (nsdae_contact_record){k + 1, t1, w.q, w.v, w.P, w.active, nactive, residual, w.Pt};
         if (cb && cb(&rec, ctx)) break;
     }
-done:
+done:;
+    const nsdae_lcp_pivot_stats ps = nsdae_lcp_pivot_ws_stats(w.pivot);
+    sum.lcp_solves = ps.calls;
+    sum.lcp_pivots = ps.iterations;
+    sum.lcp_fallbacks = ps.fallbacks;
     if (q_end) memcpy(q_end, w.q, (size_t)s->ndof * sizeof(double));
     if (v_end) memcpy(v_end, w.v, (size_t)s->ndof * sizeof(double));
     if (summary) *summary = sum;
