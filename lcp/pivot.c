@@ -145,6 +145,13 @@ static int solve_free(nsdae_lcp_pivot_ws *ws, int N, const double *M, const doub
     return info == 0 ? 0 : -1;
 }
 
+/* Row i breaks its sign beyond rounding at the pattern's point (see pattern_point). */
+static int wrong_side(const nsdae_lcp_pivot_ws *ws, int N, const double *M, const double *z, int i)
+{
+    const double tol = 64 * EPS * ws->terms[i];
+    return ws->isfree[i] ? -z[i] * M[i + (size_t)i * N] > tol : ws->w[i] < -tol;
+}
+
 /* The pattern's point into z and w (w_F as computed, not set to 0), each row's terms, and
  * whether it breaks a sign beyond rounding: a component whose pull on its own row stays below
  * that row's rounding, M_ii |z_i| <= 64 eps terms_i, is taken as 0 (its row then passes the
@@ -171,9 +178,7 @@ static int pattern_point(nsdae_lcp_pivot_ws *ws, int N, const double *M, const d
     int bad = 0;
     *last = -1;
     for (int i = 0; i < N; i++) {
-        const double tol = 64 * EPS * ws->terms[i];
-        int wrong = ws->isfree[i] ? -z[i] * M[i + (size_t)i * N] > tol : ws->w[i] < -tol;
-        if (wrong) {
+        if (wrong_side(ws, N, M, z, i)) {
             bad++;
             *last = i;
         } else if (ws->isfree[i] && z[i] < 0) {
@@ -217,12 +222,10 @@ static int block_pivoting(nsdae_lcp_pivot_ws *ws, const nsdae_mlcp *p, double *z
                 best = bad;
                 tries = 3;
             }
-            /* every row on the wrong side changes sides (the test of pattern_point once more) */
-            for (int i = 0; i < N; i++) {
-                const double tol = 64 * EPS * ws->terms[i];
-                if (ws->isfree[i] ? -z[i] * p->M[i + (size_t)i * N] > tol : ws->w[i] < -tol)
+            /* every row on the wrong side changes sides */
+            for (int i = 0; i < N; i++)
+                if (wrong_side(ws, N, p->M, z, i))
                     ws->isfree[i] = !ws->isfree[i];
-            }
         } else {
             ws->isfree[last] = !ws->isfree[last];
         }
