@@ -12,7 +12,9 @@
  * Why not Siconos' Lemke every step: it mallocs its tableau (size + 3 blocks) per call, ~35
  * allocations a step on a 100-bead column, and needs about as many pivots as active contacts
  * from its artificial start, where a resting stack's pattern is the last step's: started from
- * it, one solve finds the answer and a second confirms nothing changed sides. */
+ * it (and from the rows with q_i < 0, the contacts that close), the 100-bead column of
+ * bench_scale takes 3.8 iterations a solve (5.2 from the last pattern alone, 1130 solves, no
+ * fallback); what remains is an impact running up the stack, a contact per iteration. */
 #include "internal.h"
 
 #include <lapacke.h>
@@ -202,12 +204,8 @@ static int gather_free(nsdae_lcp_pivot_ws *ws, int N)
 static int block_pivoting(nsdae_lcp_pivot_ws *ws, const nsdae_mlcp *p, double *z)
 {
     const int N = p->size, limit = 2 * N + 10;
-    int start = 0;
     for (int i = 0; i < N; i++)
-        start |= ws->isfree[i] = z[i] > 0;
-    if (!start)
-        for (int i = 0; i < N; i++)
-            ws->isfree[i] = p->q[i] < 0;
+        ws->isfree[i] = z[i] > 0 || p->q[i] < 0;
     int best = N + 1, tries = 3;
     for (int it = 0; it < limit; it++) {
         ws->stats.iterations++;
