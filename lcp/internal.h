@@ -168,7 +168,10 @@ typedef struct lcp_dqp {
     double *sR, *sN;       /* a saved copy of the kept factor (lcp_dqp_save) */
     int *sW, snw, skept;
     signed char *slast;
-    double *lam, *s, *c, *x, *y, *z;
+    int dirty;             /* the first factor column changed since the save (restore copies from it) */
+    int *rp, *ri;          /* the rows a_j in t (sparse, by row: entries rp[j]..rp[j+1]-1 at ri, rv) */
+    double *rv;
+    double *lam, *s, *c, *x, *y, *z, *t;
 } lcp_dqp;
 
 /* 0 ready, 1 H not positive definite (or k = 0): not usable, -1 out of memory. */
