@@ -28,19 +28,25 @@
 
 enum { DQP_ITER_PER_ROW = 4 };
 
+/* Entry c (of the kept variables) of row j: row 2i v_i, row 2i + 1 r_i */
+static double row_entry(const lcp_dqp *d, const lcp_reduced *r, int j, int c)
+{
+    int i = j / 2, m = r->m, col = d->cols ? d->cols[c] : c;
+    return (j & 1) ? r->R[i + (size_t)col * m] : r->vunit ? (double)(col == i) : r->V[i + (size_t)col * m];
+}
+
 /* The rows a_j in t by their nonzeros (rp, ri, rv; row 2i: v_i, row 2i + 1: r_i). -1 out of
  * memory. */
 static int rows_sparse(lcp_dqp *d, const lcp_reduced *r, lcp_arena *ar)
 {
-    int k = r->k, m = r->m, nnz = 0;
+    int k = d->k, m = r->m, nnz = 0;
     for (int pass = 0; pass < 2; pass++) {
         nnz = 0;
         for (int j = 0; j < 2 * m; j++) {
-            int i = j / 2;
             if (pass)
                 d->rp[j] = nnz;
             for (int c = 0; c < k; c++) {
-                double a = (j & 1) ? r->R[i + (size_t)c * m] : r->vunit ? (double)(c == i) : r->V[i + (size_t)c * m];
+                double a = row_entry(d, r, j, c);
                 if (a == 0)
                     continue;
                 if (pass) {
@@ -64,8 +70,22 @@ static int rows_sparse(lcp_dqp *d, const lcp_reduced *r, lcp_arena *ar)
 
 int lcp_dqp_init(lcp_dqp *d, const lcp_reduced *r, const double *H, const double *g, double c0, lcp_arena *ar)
 {
-    int k = r->k, m = r->m, nrow = 2 * m;
+    return lcp_dqp_init_on(d, r, H, g, c0, NULL, r->k, ar);
+}
+
+int lcp_dqp_init_on(lcp_dqp *d, const lcp_reduced *r, const double *H, const double *g, double c0, const int *cols,
+                    int kk, lcp_arena *ar)
+{
+    int k = kk, m = r->m, nrow = 2 * m, kf = r->k;
     d->k = k;
+    d->kfull = kf;
+    d->cols = NULL;
+    if (cols) {
+        d->cols = lcp_arena_alloc(ar, sizeof(int) * ((size_t)k + 1));
+        if (!d->cols)
+            return -1;
+        memcpy(d->cols, cols, sizeof(int) * (size_t)k);
+    }
     d->nrow = nrow;
     d->c0 = c0;
     d->At = lcp_arena_doubles(ar, (size_t)k * nrow + 1);
@@ -97,19 +117,21 @@ int lcp_dqp_init(lcp_dqp *d, const lcp_reduced *r, const double *H, const double
         return -1;
     if (k == 0)
         return 1;
-    memcpy(d->L, H, sizeof(double) * (size_t)k * k);
+    for (int b = 0; b < k; b++) {
+        int cb = cols ? cols[b] : b;
+        for (int a = 0; a < k; a++)
+            d->L[a + (size_t)b * k] = H[(cols ? cols[a] : a) + (size_t)cb * kf];
+        d->u[b] = g[cb];
+    }
     if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', k, d->L, k) != 0)
         return 1;
-    for (int i = 0; i < m; i++)
-        for (int j = 0; j < k; j++) {
-            d->At[j + (size_t)(2 * i) * k] = r->vunit ? (i == j) : r->V[i + (size_t)j * m];
-            d->At[j + (size_t)(2 * i + 1) * k] = r->R[i + (size_t)j * m];
-        }
+    for (int j = 0; j < nrow; j++)
+        for (int c = 0; c < k; c++)
+            d->At[c + (size_t)j * k] = row_entry(d, r, j, c);
     for (int i = 0; i < m; i++) {
         d->b[2 * i] = r->vunit ? 0.0 : r->v0[i];
         d->b[2 * i + 1] = r->r0[i];
     }
-    memcpy(d->u, g, sizeof(double) * (size_t)k);
     if (LAPACKE_dtrtrs(LAPACK_COL_MAJOR, 'L', 'N', 'N', k, nrow, d->L, k, d->At, k) != 0 ||
         LAPACKE_dtrtrs(LAPACK_COL_MAJOR, 'L', 'N', 'N', k, 1, d->L, k, d->u, k) != 0)
         return 1;
@@ -170,7 +192,7 @@ static int gram_build(lcp_dqp *d, const signed char *st, const signed char *act,
     d->dirty = 0;
     for (int e = 0; e < 2; e++)
         for (int j = 0; j < d->nrow && nw < k; j++)
-            if (e == 0 ? row_eq(st, j) : warm && act[j] && !row_eq(st, j)) {
+            if (d->an[j] > 0 && (e == 0 ? row_eq(st, j) : warm && act[j] && !row_eq(st, j))) {
                 d->W[nw] = j;
                 memcpy(d->N + (size_t)nw * k, d->At + (size_t)j * k, sizeof(double) * (size_t)k);
                 nw++;
@@ -365,7 +387,13 @@ int lcp_dqp_solve(lcp_dqp *d, const signed char *st, signed char *act, double cu
             memcpy(d->last, act, (size_t)nrow);
             d->nw = nw;
             d->kept = 1;
-            memcpy(t, d->t, sizeof(double) * (size_t)k);
+            if (d->cols) {
+                memset(t, 0, sizeof(double) * (size_t)d->kfull);
+                for (int c = 0; c < k; c++)
+                    t[d->cols[c]] = d->t[c];
+            } else {
+                memcpy(t, d->t, sizeof(double) * (size_t)k);
+            }
             *bound = q;
             return 0;
         }

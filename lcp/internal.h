@@ -172,10 +172,16 @@ typedef struct lcp_dqp {
     int *rp, *ri;          /* the rows a_j in t (sparse, by row: entries rp[j]..rp[j+1]-1 at ri, rv) */
     double *rv;
     double *lam, *s, *c, *x, *y, *z, *t;
+    int *cols, kfull;      /* the variables kept (lcp_dqp_init_on; NULL: all kfull = k) */
 } lcp_dqp;
 
 /* 0 ready, 1 H not positive definite (or k = 0): not usable, -1 out of memory. */
 int lcp_dqp_init(lcp_dqp *d, const lcp_reduced *r, const double *H, const double *g, double c0, lcp_arena *ar);
+/* The same over the kk variables cols (ascending) of t, the others held at zero in every node
+ * (a vunit problem's t_i whose pairs are v_i = 0 in the whole tree): their rows v_i become zero
+ * rows, never active. lcp_dqp_solve still takes and gives t in all k variables. */
+int lcp_dqp_init_on(lcp_dqp *d, const lcp_reduced *r, const double *H, const double *g, double c0, const int *cols,
+                    int kk, lcp_arena *ar);
 /* The node st's relaxation from the warm active set act (nrow flags, updated to the final set).
  * 0 solved: t its minimiser, *bound its value; 1 *bound > cutoff is a proven lower bound (the
  * node can be pruned, t unset); 2 failed (iteration limit, rank trouble): use lcp_qp_solve. */
@@ -232,6 +238,7 @@ typedef struct lcp_objective {
     double *u;             /* kp: scratch of lcp_objective_eval and the line test (piece.c) */
     int kp;
     int z_injective;       /* objective strictly convex in caller z: no flatness test needed */
+    int q_diag;            /* Q is NULL or diagonal */
 } lcp_objective;
 
 /* Builds the objective 1/2 ||P(z - zref)||_Q^2 in t (spec may be NULL: all of z, origin, Q = I). */
