@@ -2,6 +2,7 @@
  * complementarity indices, with convex-QP relaxations as lower bounds (qp.c). */
 #include "internal.h"
 
+#include <cblas.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -39,6 +40,7 @@ typedef struct bnb {
     signed char *pst, *pact;   /* probing: a child's pattern and active set */
     double *pt;
     int branched;         /* children were pushed: the node being branched is no longer the root */
+    double *pv, *pr;      /* m: v_i(t), r_i(t) at the node's relaxation point (pair_values) */
 } bnb;
 
 /* The KKT Lemke's workspace, made on first use: it is O((2k + 3m)^2) doubles (50 MB zeroed on
@@ -49,6 +51,26 @@ static lcp_qp_ws *qp_ws(bnb *b)
     if (!b->ws && !lcp_qp_ws_init(&b->ws_store, b->r, b->ws_extra, b->ar))
         b->ws = &b->ws_store;
     return b->ws;
+}
+
+/* v(t) and r(t) of every pair at once, by BLAS: ball_fix, probing and the choice of the branch
+ * read them pair by pair, and the strided loops of lcp_red_v/r were 2 % of deltasigma's call. */
+static void pair_values(bnb *b, const double *t)
+{
+    const lcp_reduced *r = b->r;
+    int m = r->m, k = r->k;
+    if (m == 0)
+        return;
+    memcpy(b->pr, r->r0, sizeof(double) * (size_t)m);
+    if (k > 0)
+        cblas_dgemv(CblasColMajor, CblasNoTrans, m, k, 1.0, r->R, m, t, 1, 1.0, b->pr, 1);
+    if (r->vunit) {
+        memcpy(b->pv, t, sizeof(double) * (size_t)m);
+        return;
+    }
+    memcpy(b->pv, r->v0, sizeof(double) * (size_t)m);
+    if (k > 0)
+        cblas_dgemv(CblasColMajor, CblasNoTrans, m, k, 1.0, r->V, m, t, 1, 1.0, b->pv, 1);
 }
 
 static double ftol(double f)
@@ -156,8 +178,9 @@ static int relaxation_flat(bnb *b, const signed char *st, const double *t, int n
  * can still beat (or tie) the incumbent lies in the ellipsoid ||t - t*||_H^2 <= 2 gap, gap =
  * best + tol - f(t*), where a linear function a't moves by at most sqrt(2 gap a'H^-1 a) from
  * a't*. Where v_i (resp. r_i) stays positive on that whole ellipsoid, r_i = 0 (resp. v_i = 0) in
- * every such point: the index is fixed without a branch. Returns how many indices it fixed. */
-static int ball_fix(bnb *b, signed char *st, const double *t, double f)
+ * every such point: the index is fixed without a branch. v(t*), r(t*) are pair_values'. Returns
+ * how many indices it fixed. */
+static int ball_fix(bnb *b, signed char *st, double f)
 {
     const lcp_reduced *r = b->r;
     if (b->counting || !b->ball || !isfinite(b->best))
@@ -167,10 +190,10 @@ static int ball_fix(bnb *b, signed char *st, const double *t, double f)
     for (int i = 0; i < r->m; i++) {
         if (st[i] != LCP_FREE)
             continue;
-        if (lcp_red_v(r, i, t) - b->vn[i] * rho > tol) {
+        if (b->pv[i] - b->vn[i] * rho > tol) {
             st[i] = LCP_R0;
             fixed++;
-        } else if (lcp_red_r(r, i, t) - b->rn[i] * rho > tol) {
+        } else if (b->pr[i] - b->rn[i] * rho > tol) {
             st[i] = LCP_V0;
             fixed++;
         }
@@ -197,8 +220,7 @@ static void ball_prepare(bnb *b)
         for (int i = 0; i < m; i++) {
             for (int j = 0; j < k; j++)
                 y[j] = pass ? r->R[i + (size_t)j * m] : r->vunit ? (i == j) : r->V[i + (size_t)j * m];
-            if (LAPACKE_dtrtrs(LAPACK_COL_MAJOR, 'L', 'N', 'N', k, 1, L, k, y, k) != 0)
-                return;
+            cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, k, L, k, y, 1);
             (pass ? b->rn : b->vn)[i] = 1.001 * sqrt(lcp_dot(k, y, 1, y, 1));
         }
     b->ball = 1;
@@ -217,7 +239,7 @@ static void ball_prepare(bnb *b)
  * to prune: on deltasigma2 the dual method's steps go from 26500 to 24300 (deltasigma 17500 to
  * 17000, lcp_tobenna 214000 to 212000). Returns 0
  * (*bi chosen, -1: no candidate), 1 st narrowed (solve the node again), 2 the node pruned. */
-static int probe(bnb *b, signed char *st, const signed char *act, const double *t, int *bi)
+static int probe(bnb *b, signed char *st, const signed char *act, int *bi)
 {
     const lcp_reduced *r = b->r;
     int m = r->m, cand[PROBE_CANDIDATES], nc = 0;
@@ -225,7 +247,7 @@ static int probe(bnb *b, signed char *st, const signed char *act, const double *
     for (int i = 0; i < m; i++) {   /* the most violated pairs, by insertion */
         if (st[i] != LCP_FREE)
             continue;
-        double vi = lcp_red_v(r, i, t), ri = lcp_red_r(r, i, t);
+        double vi = b->pv[i], ri = b->pr[i];
         if (!(fmin(vi, ri) > ctol))
             continue;
         double v = b->ball ? fmin(vi / b->vn[i], ri / b->rn[i]) : fmin(vi, ri);
@@ -397,13 +419,14 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
         double f = lcp_objective_eval(b->o, k, t);
         if (!b->counting && f > b->best + ftol(b->best))
             continue;
-        if (ball_fix(b, st, t, f)) {   /* the same node, narrowed: solved again */
+        pair_values(b, t);
+        if (ball_fix(b, st, f)) {   /* the same node, narrowed: solved again */
             top++;
             continue;
         }
         int bi = -1;
         if (s_dqp && isfinite(b->best)) {
-            int pv = probe(b, st, act, t, &bi);
+            int pv = probe(b, st, act, &bi);
             if (pv == 2)
                 continue;
             if (pv == 1) {   /* narrowed: solved again */
@@ -415,7 +438,7 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
         for (int i = 0, chosen = bi >= 0; i < m && !chosen; i++) {
             if (st[i] != LCP_FREE)
                 continue;
-            double vi = lcp_red_v(r, i, t), ri = lcp_red_r(r, i, t), viol = fmin(vi, ri);
+            double vi = b->pv[i], ri = b->pr[i], viol = fmin(vi, ri);
             if (viol > worst) {
                 worst = viol;
                 bi = i;
@@ -434,7 +457,7 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
                 if (st[i] == LCP_FREE)
                     bi = i;
         }
-        double vb = lcp_red_v(r, bi, t), rb = lcp_red_r(r, bi, t);
+        double vb = b->pv[bi], rb = b->pr[bi];
         signed char first = vb >= rb ? LCP_R0 : LCP_V0, second = first == LCP_R0 ? LCP_V0 : LCP_R0;
         if (top + 2 > cap)
             return nsdae_error_set(err, NSDAE_LIMIT, "minnorm: node stack overflow");
@@ -741,6 +764,8 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
     b.pst = lcp_arena_alloc(&ar, (size_t)m + 1);
     b.pact = lcp_arena_alloc(&ar, (size_t)(2 * m) + 1);
     b.pt = lcp_arena_doubles(&ar, (size_t)k + 1);
+    b.pv = lcp_arena_doubles(&ar, (size_t)m + 1);
+    b.pr = lcp_arena_doubles(&ar, (size_t)m + 1);
     if (ar.failed) {
         st = nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
         goto done;
