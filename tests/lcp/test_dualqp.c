@@ -204,7 +204,10 @@ static int check_node(lcp_dqp *d, const problem *p, const signed char *st, signe
     return 1;
 }
 
-static void run_family(int vunit, int reps)
+/* drop (unit rows only): the variables t_i of the pairs fixed to v_i = t_i = 0 are left out of
+ * the dual method (lcp_dqp_init_on), as the branch and bound does below its root; the brute force
+ * still works on all variables. */
+static void run_family(int vunit, int reps, int drop)
 {
     int feasible = 0, infeasible = 0, warm = 0;
     for (int rep = 0; rep < reps; rep++) {
@@ -212,11 +215,21 @@ static void run_family(int vunit, int reps)
         gen(&p, vunit);
         lcp_arena ar = {0};
         lcp_dqp d;
-        cr_assert_eq(lcp_dqp_init(&d, &p.r, p.H, p.g, 0.0, &ar), 0);
         signed char st[MAXK], act[MAXR] = {0};
+        int cols[MAXK], kk = 0;
         for (int i = 0; i < p.m; i++) {
             double u = urand();
             st[i] = u < 0.2 ? LCP_FREE : u < 0.6 ? LCP_R0 : u < 0.8 ? LCP_V0 : LCP_FREE;
+            if (st[i] != LCP_V0)
+                cols[kk++] = i;
+        }
+        if (drop)
+            cr_assert_eq(lcp_dqp_init_on(&d, &p.r, p.H, p.g, 0.0, cols, kk, &ar), kk > 0 ? 0 : 1);
+        else
+            cr_assert_eq(lcp_dqp_init(&d, &p.r, p.H, p.g, 0.0, &ar), 0);
+        if (drop && kk == 0) {
+            lcp_arena_free(&ar);
+            continue;
         }
         int f = check_node(&d, &p, st, act, rep);
         feasible += f;
@@ -244,12 +257,17 @@ static void run_family(int vunit, int reps)
 
 Test(dualqp, unit_rows_against_brute_force)
 {
-    run_family(1, 300);
+    run_family(1, 300, 0);
+}
+
+Test(dualqp, unit_rows_with_the_fixed_variables_dropped_against_brute_force)
+{
+    run_family(1, 300, 1);
 }
 
 Test(dualqp, general_rows_against_brute_force)
 {
-    run_family(0, 300);
+    run_family(0, 300, 0);
 }
 
 /* Two equalities on the same variable that contradict each other: t0 = 0 (v_0 = 0) and
