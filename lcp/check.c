@@ -8,13 +8,30 @@
  * violations of size one.
  *
  * A row's terms can also be pure rounding noise (every z_j entering it is a rounded zero): there
- * "relative to the row" means nothing. So only what exceeds the row's rounding level counts:
- * 64 N eps times the largest term any z_j makes in any row (zs = max_k |M_kj z_j|), spread over
- * the row by its entries relative to their columns' largest (the rounding error of z_j is
- * relative to z_j's own unit, not to the row's): about 1e-13 of the solution's terms at N = 10,
- * four orders below any tolerance this layer accepts, and scale invariant like the rest. Not the
- * Ruiz-equilibrated units of scale.c: they split a 1e150 column between its row and column and
- * then call the row's whole content noise (M = [6 0; 5 1e150], q = (-4.5625, -6), z2 = 0).
+ * "relative to the row" means nothing. So only what exceeds the row's rounding level counts. w_i
+ * is a dot product: with z_j off by u_j, forward error analysis puts the computed w_i within
+ * gamma_N (|q_i| + sum_j |M_ij| (|z_j| + u_j)) of the exact w_i of the exact point, gamma_N ~ N eps.
+ * The |q_i| + |M_ij z_j| part is below any tolerance relative to the row's terms; what matters
+ * is u_j, the rounding a computed z_j carries. A component off its ends comes from solving the
+ * rows its pattern makes active, and that solve is accurate normwise, not per component: the
+ * error of z_j is eps times the largest term of those rows over z_j's unit (its column's largest
+ * entry), u_j = 64 N eps zs / cmax_j, zs = max |M_kj z_j| over the components off their ends;
+ * the floor of row i is sum_j |M_ij| u_j, about 1e-13 of the solution's terms at N = 10, four
+ * orders below any tolerance this layer accepts, and scale invariant like the rest. (Per
+ * component, u_j = eps |z_j|, 17 tests fail: crash-1024...'s z3 = 5e-9 is computed with a
+ * relative error of 2e-8 next to z2 = -1e7, and fails row 2, whose terms are 1e-8.) A component
+ * exactly at an end (0, lo or hi) is the end itself: no rounding, u_j = 0, and its terms do not
+ * set zs (in an active row they are balanced by terms of free components of their size; in a
+ * row that is not active they enter no solve). Nor does a component that its own row forces to an
+ * end (w_j clearly of that end's sign) and that sits there within its rounding: every solution
+ * near the point has it exactly at the end, so the point is checked with it put there, its
+ * column carrying no allowance (pin_floors). Before, zs was the point's largest term, spread
+ * over every column: crash-4dc4... answered (0, 0, 0.0016, 0.0016) for an MLCP without solution, row 3
+ * (terms 1e-7) under a floor of 1e-2 lifted through column 1 (z1 = 0 forced by w1 = 1.6e11 from
+ * 1e14 z3); with forced columns removed it answered (0, -1.3e-7, 1, 1), z3 at its end making the
+ * largest term 1e14 and z2 a "rounded zero" of allowance 6e-3. Not the Ruiz-equilibrated units
+ * of scale.c: they split a 1e150 column between its row and column and then call the row's
+ * whole content noise (M = [6 0; 5 1e150], q = (-4.5625, -6), z2 = 0).
  *
  * That floor grows with the point, so it must not be trusted for a point far larger than its
  * data. The infeasible LCP M = [1 -1 0 -1; -1 2 -1 1; 0 -1 1 0; -1 1 0 1],
@@ -60,6 +77,7 @@ typedef struct rows {
     const double *cmax, *rsum;   /* of M alone (lcp_check_scale_compute) */
     double *s, *fl;          /* per row: terms + floor, floor */
     double *tz, *zloc;       /* per row: sum_j |M_ij z_j|; per column: the largest tz of its rows */
+    double *zq, *wq;         /* the point with its pinned components at their ends (pin_floors) */
     double zs, zmax;
     double zcap;             /* the floor's zs at most this (INFINITY: uncapped) */
     int has_box;             /* zloc is measured only for box rows' own units */
@@ -164,17 +182,37 @@ static void row_terms(rows *R, const double *z, double *w)
     }
 }
 
+/* z_j exactly at an end of its row (0, lo or hi): the end itself, no rounding */
+static inline int at_end(const nsdae_mlcp *p, int j, double zj)
+{
+    nsdae_row_kind k = p->kind ? p->kind[j] : NSDAE_ROW_COMPLEMENTARITY;
+    if (k == NSDAE_ROW_COMPLEMENTARITY)
+        return zj == 0;
+    return k == NSDAE_ROW_BOX && (zj == p->lo[j] || zj == p->hi[j]);
+}
+
 /* Terms, floors and the point's size (see the header): 0, or -1 for a NaN/Inf. */
 static int rows_measure(rows *R, const double *z, const double *w)
 {
     const nsdae_mlcp *p = R->p;
     int N = p->size;
     R->zs = R->zmax = 0;
+    /* fl: rsum without the columns of components exactly at an end, O(N) per such column; what
+     * the subtraction loses to rounding (eps rsum_i) is far below any row's tolerance */
+    for (int i = 0; i < N; i++)
+        R->fl[i] = R->rsum[i];
     for (int j = 0; j < N; j++) {
         if (!isfinite(z[j]) || !isfinite(w[j]))
             return -1;
         R->zmax = lcp_keep_max(R->zmax, fabs(z[j]));
-        R->zs = lcp_keep_max(R->zs, R->cmax[j] * fabs(z[j]));
+        if (!at_end(p, j, z[j])) {
+            R->zs = lcp_keep_max(R->zs, R->cmax[j] * fabs(z[j]));
+        } else if (R->cmax[j] > 0) {
+            const double *col = p->M + (size_t)j * N;
+            double a = 1 / R->cmax[j];
+            for (int i = 0; i < N; i++)
+                R->fl[i] -= fabs(col[i]) * a;
+        }
     }
     if (!R->tz_ready)
         row_terms(R, z, NULL);
@@ -185,14 +223,93 @@ static int rows_measure(rows *R, const double *z, const double *w)
                 if (p->M[i + (size_t)j * N] != 0)
                     R->zloc[j] = lcp_keep_max(R->zloc[j], R->tz[i]);
         }
-    double zf = fmin(R->zs, R->zcap);
+    double c = 64 * N * EPS * fmin(R->zs, R->zcap);
     for (int i = 0; i < N; i++) {
-        R->fl[i] = 64 * N * EPS * R->rsum[i] * zf;
+        R->fl[i] = R->fl[i] > 0 ? c * R->fl[i] : 0;
         R->s[i] = fabs(p->q[i]) + R->tz[i] + R->fl[i];
         if (!isfinite(R->s[i]))
             return -1;
     }
     return 0;
+}
+
+/* z_j beyond an end of its row (below 0 or lo, above hi): 1 and *end the end it crossed */
+static int outside(const nsdae_mlcp *p, int j, double zj, double *end)
+{
+    nsdae_row_kind k = p->kind ? p->kind[j] : NSDAE_ROW_COMPLEMENTARITY;
+    if (k == NSDAE_ROW_EQUALITY)
+        return 0;
+    double lo = k == NSDAE_ROW_BOX ? p->lo[j] : 0, hi = k == NSDAE_ROW_BOX ? p->hi[j] : INFINITY;
+    *end = zj < lo ? lo : hi;
+    return zj < lo || zj > hi;
+}
+
+/* The end (0, lo or hi) that z_j is put at, with z_j there within its rounding (the floors of
+ * rows_measure): 1 and *end set, else 0. Either z_j lies beyond that end (no solution has it
+ * there: it is a rounding of the end itself), or row j's own w_j forces it there, w_j clearly of
+ * that end's sign, beyond its floor and the tolerance. */
+static int pinned_end(const rows *R, int j, double zj, double wj, double *end)
+{
+    const nsdae_mlcp *p = R->p;
+    nsdae_row_kind k = p->kind ? p->kind[j] : NSDAE_ROW_COMPLEMENTARITY;
+    double clear = R->fl[j] + NSDAE_TOL_RESIDUAL * R->s[j];
+    if (outside(p, j, zj, end))
+        return k == NSDAE_ROW_COMPLEMENTARITY ? component_size(R, j, zj) <= NSDAE_TOL_RESIDUAL
+                                              : bound_distance(R, j, zj - *end) <= NSDAE_TOL_RESIDUAL;
+    if (k == NSDAE_ROW_EQUALITY || !(fabs(wj) > clear))
+        return 0;
+    if (k == NSDAE_ROW_COMPLEMENTARITY) {
+        *end = 0;
+        return wj > 0 && (zj == 0 || component_size(R, j, zj) <= NSDAE_TOL_RESIDUAL);
+    }
+    *end = wj > 0 ? p->lo[j] : p->hi[j];
+    return isfinite(*end) && (zj == *end || bound_distance(R, j, zj - *end) <= NSDAE_TOL_RESIDUAL);
+}
+
+/* The floors again, the columns of pinned components (pinned_end) carrying no rounding allowance,
+ * and the point checked with them exactly at their ends (R->zq, R->wq; 1 if any). The pins
+ * are decided on the floors before any is removed (the harness, tests/fuzz/fuzz_lcp.c, holds
+ * points to the same rule). crash-a656...: (-2e-44, 1.6e-37, 0, -1e-21) had z2 = 1.6e-37, forced
+ * to 0 by w2 = 1e-7, lift row 1 (terms 1e-28, z1 inside its box) to a floor of 5.7e-21. O(N) per
+ * pinned column; a solver's answer has its ends exact (at_end) and pins none. */
+static int pin_floors(rows *R, const double *z, const double *w)
+{
+    const nsdae_mlcp *p = R->p;
+    int N = p->size, any = 0;
+    double zf = fmin(R->zs, R->zcap), end;
+    if (!(zf > 0))
+        return 0;
+    /* every pin decided on the floors as they are, then the floors changed */
+    for (int j = 0; j < N; j++) {
+        if (!(R->cmax[j] > 0) || (!(fabs(w[j]) > R->fl[j]) && !outside(p, j, z[j], &end)))
+            continue;
+        if (!pinned_end(R, j, z[j], w[j], &end) || z[j] == end)
+            continue;
+        if (!any)
+            memcpy(R->zq, z, sizeof(double) * (size_t)N);
+        R->zq[j] = end;
+        any = 1;
+    }
+    if (!any)
+        return 0;
+    for (int i = 0; i < N; i++) {
+        R->wq[i] = w[i];
+        R->s[i] = fabs(p->q[i]) + R->tz[i];
+    }
+    for (int j = 0; j < N; j++) {
+        if (R->zq[j] == z[j])
+            continue;
+        const double *col = p->M + (size_t)j * N;
+        double a = 64 * N * EPS * zf / R->cmax[j], d = z[j] - R->zq[j];
+        for (int i = 0; i < N; i++) {
+            R->fl[i] = fmax(R->fl[i] - fabs(col[i]) * a, 0);
+            R->wq[i] -= col[i] * d;
+            R->s[i] += fabs(col[i] * R->zq[j]) - fabs(col[i] * z[j]);
+        }
+    }
+    for (int i = 0; i < N; i++)
+        R->s[i] = fmax(R->s[i], 0) + R->fl[i];
+    return 1;
 }
 
 /* The worst row of (z, w) with the floors of z itself. */
@@ -203,6 +320,10 @@ static double rows_violation(rows *R, const double *z, const double *w)
     double worst = 0;
     if (rows_measure(R, z, w))
         return INFINITY;
+    if (pin_floors(R, z, w)) {
+        z = R->zq;
+        w = R->wq;
+    }
     for (int i = 0; i < N; i++) {
         nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
         /* s_i = 0: row i has no terms at all, w_i = 0 exactly */
@@ -279,7 +400,8 @@ static double violation(const nsdae_mlcp *p, const double *cmax, const double *r
     int N = p->size, has_box = 0;
     for (int i = 0; p->kind && i < N; i++)
         has_box |= p->kind[i] == NSDAE_ROW_BOX;
-    rows R = {p, cmax, rsum, buf, buf + N, buf + 2 * N, buf + 3 * N, 0, 0, INFINITY, has_box, 0};
+    rows R = {p, cmax, rsum, buf, buf + N, buf + 2 * N, buf + 3 * N, buf + 8 * N,
+              buf + 9 * N, 0, 0, INFINITY, has_box, 0};
     if (wout) {
         row_terms(&R, z, wout);
         w = wout;
@@ -320,8 +442,8 @@ static double checked(const nsdae_mlcp *p, const double *cmax, const double *rsu
                       const double *w, double *wout)
 {
     int N = p->size;
-    double small[8 * LCP_FAST_MAX_N];
-    double *buf = N <= LCP_FAST_MAX_N ? small : malloc(sizeof(double) * 8 * (size_t)N);
+    double small[10 * LCP_FAST_MAX_N];
+    double *buf = N <= LCP_FAST_MAX_N ? small : malloc(sizeof(double) * 10 * (size_t)N);
     if (!buf)
         return INFINITY;
     if (!cmax || !rsum) {

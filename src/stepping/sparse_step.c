@@ -57,7 +57,7 @@ int sparse_step_init(sparse_step *ss, const nsdae_mlcs *s)
     ss->w = malloc(n * sizeof *ss->w);
     ss->rowsum = malloc(n * sizeof *ss->rowsum);
     ss->work = malloc(2 * n * sizeof *ss->work);
-    ss->chk = malloc(4 * n * sizeof *ss->chk);
+    ss->chk = malloc(5 * n * sizeof *ss->chk);
     ss->b0 = calloc(ny, sizeof *ss->b0);
     ss->b1 = calloc(ny, sizeof *ss->b1);
     ss->c0 = calloc(nl, sizeof *ss->c0);

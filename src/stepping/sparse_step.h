@@ -58,7 +58,7 @@ typedef struct sparse_step {
     int usable;
     double *S;              /* nl x nl column-major, formed on first need (dense certificate, Lemke); NULL before */
     double *q, *rhs, *w, *rowsum, *work;   /* n each (work: 2n) */
-    double *chk;                           /* 4n: scratch of the per-row check */
+    double *chk;                           /* 5n: scratch of the per-row check */
     double *b0, *b1, *c0, *c1;             /* MLCS right-hand sides at t0, t1 */
     double *col_weight;                    /* ny */
     double residual;                       /* max-norm step residual at the last accepted point */
