@@ -141,7 +141,7 @@ static int rows_hold(const nsdae_mlcp *p, const double *z, unsigned char *exact,
         } else if (k == NSDAE_ROW_COMPLEMENTARITY) {
             int z_zero = negligible(p, z, tol, i, z[i]);
             if ((z[i] < 0 && !z_zero) || w[i] < -tol[i] || (!z_zero && !w_zero)) return 0;
-            if (z_zero && !w_zero) end = 0;
+            if (z_zero && (!w_zero || z[i] < 0)) end = 0;
         } else {
             double lo = p->lo[i], hi = p->hi[i];
             int at_lo = isfinite(lo) && negligible(p, z, tol, i, z[i] - lo);
@@ -151,11 +151,12 @@ static int rows_hold(const nsdae_mlcp *p, const double *z, unsigned char *exact,
             if (at_lo && !at_hi && w[i] < -tol[i]) return 0;
             if (at_hi && !at_lo && w[i] > tol[i]) return 0;
             if (!w_zero && at_lo != at_hi) end = at_lo ? lo : hi;
+            if (z[i] < lo || z[i] > hi) end = z[i] < lo ? lo : hi;
         }
         if (snap) {
             snap[i] = end;
             if (end != z[i] || (k != NSDAE_ROW_EQUALITY && !w_zero && !exact[i])) moved = 1;
-            if (k != NSDAE_ROW_EQUALITY && !w_zero) exact[i] = 1;
+            if (end != z[i] || (k != NSDAE_ROW_EQUALITY && !w_zero)) exact[i] = 1;
         }
     }
     return snap && moved ? 2 : 1;
@@ -316,6 +317,10 @@ static int solves(const nsdae_mlcp *p, const double *z)
 {
     unsigned char exact[MAX_SIZE] = {0};
     double snapped[MAX_SIZE];
+    for (int j = 0; j < p->size; j++) {
+        nsdae_row_kind k = p->kind ? p->kind[j] : NSDAE_ROW_COMPLEMENTARITY;
+        exact[j] = k == NSDAE_ROW_COMPLEMENTARITY ? z[j] == 0 : k == NSDAE_ROW_BOX && (z[j] == p->lo[j] || z[j] == p->hi[j]);
+    }
     int r = rows_hold(p, z, exact, snapped);
     return r == 2 ? rows_hold(p, snapped, exact, NULL) : r;
 }

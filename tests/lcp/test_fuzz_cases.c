@@ -6,6 +6,9 @@
 #include <float.h>
 #include <math.h>
 #include <nsdae/lcp.h>
+#include <nsdae/tolerances.h>
+
+#include "internal.h"   /* lcp_accept_or_polish: the repair of a pivoting solver's answer */
 
 /* crash-3192...: the LCP (all rows complementarity)
  *   w1 = z1 + 1e9 z4 + 1e-7,  w2 = 1e-7 z3 - 1e-6 z4,  w3 = 1e-7 (z3 + z4) - 1000,  w4 = 1e-7 (z3 + z4) + 1.
@@ -508,4 +511,169 @@ Test(fuzz_cases, a_segment_is_represented_by_its_minimal_norm_point)
     cr_expect(set->count == 2 && segment == 1 && point == 1, "%d pieces, segment through 0: %d, point: %d",
               set->count, segment, point);
     nsdae_lcp_solution_set_free(set);
+}
+
+/* The enumerated points of p: each must pass the layer's per-row check and lie within 1e-6 of
+ * one of the k solutions, relative to that solution's largest component (a component far
+ * smaller than the point's largest is known only to the point's rounding). */
+static void expect_only_solutions(const nsdae_mlcp *p, const double *sol, int k)
+{
+    nsdae_error err = {0};
+    nsdae_lcp_solution_set *set = NULL;
+    cr_assert_eq(nsdae_lcp_enumerate(p, &set, &err), NSDAE_OK, "%s", err.message);
+    cr_expect_gt(set->count, 0);
+    for (int c = 0; c < set->count; c++) {
+        const double *z = set->pieces[c].z;
+        int near = 0;
+        for (int s = 0; s < k && !near; s++) {
+            const double *x = sol + (size_t)s * p->size;
+            double big = 0;
+            for (int i = 0; i < p->size; i++)
+                big = fmax(big, fabs(x[i]));
+            near = 1;
+            for (int i = 0; i < p->size; i++)
+                near &= fabs(z[i] - x[i]) <= 1e-6 * big;
+        }
+        cr_expect(near && nsdae_mlcp_row_violation(p, z) <= NSDAE_TOL_RESIDUAL,
+                  "piece %d (%.17g, %.17g, %.17g, %.17g) is no solution", c, z[0], z[1], z[2], z[3]);
+    }
+    nsdae_lcp_solution_set_free(set);
+}
+
+/* crash-4dc4...: row 1 complementarity, row 2 box [-1, 0], rows 3 and 4 boxes (-inf, 1],
+ *   w1 = 0.5 (z1 + z2) + 1e14 z3 - 1e-6 z4 - 1,  w2 = -z2 + 1e-7 z3 - 2,
+ *   w3 = 0.5 (z1 + z2) + 1e-7 z3 + 1e-7,       w4 = 0.5 z1 + 1e-7 z2 + 3 z3 - 3 z4.
+ * w2 <= -1 on the box forces z2 = 0 (hi). If z1 > 0, w1 = 0 and w3 = 0 give z1 = -2e-7 (z3 + 1)
+ * with 1e14 z3 ~ 1, so z1 < 0: no. So z1 = 0 and w3 = 1e-7 (z3 + 1): zero only at z3 = -1, where
+ * w1 = -1e14 < 0, positive at z3 = hi = 1, where it must be <= 0: no solution. The point
+ * (0, 0, 1/2, 1/2) leaves w3 = 1.5e-7 on an interior z3, all of row 3's terms; z1 = 0, forced by
+ * w1 = 5e13, spread that term's rounding (64 N eps 5e13 = 3) over row 3. (0, -1.3e-7, 1, 1) has
+ * z2 forced to hi by w2 = -2 but 1.3e-7 away from it, and w3 = 1.35e-7 > 0 at z3 = hi: half of
+ * row 3's terms. */
+Test(fuzz_cases, a_component_forced_to_its_end_lifts_no_floor)
+{
+    double M[16] = {0.5, 0, 0.5, 0.5, 0.5, -1, 0.5, 1e-7, 1e14, 1e-7, 1e-7, 3, -1e-6, 0, 0, -3};
+    double q[4] = {-1, -2, 1e-7, 0}, z[4], w[4];
+    double lo[4] = {0, -1, -INFINITY, -INFINITY}, hi[4] = {INFINITY, 0, 1, 1};
+    nsdae_row_kind kind[4] = {NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_BOX, NSDAE_ROW_BOX, NSDAE_ROW_BOX};
+    nsdae_mlcp p = {4, M, q, kind, lo, hi};
+    double bad[4] = {0, 0, 0.5, 0.5}, bad2[4] = {0, -1.3e-7, 1, 1};
+    cr_expect(nsdae_mlcp_row_violation(&p, bad) > 0.5, "%g", nsdae_mlcp_row_violation(&p, bad));
+    cr_expect(nsdae_mlcp_row_violation(&p, bad2) > 0.1, "%g", nsdae_mlcp_row_violation(&p, bad2));
+    nsdae_error err = {0};
+    nsdae_minnorm_result res;
+    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
+    nsdae_status st = nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err);
+    cr_expect_neq(st, NSDAE_OK, "answered (%.17g, %.17g, %.17g, %.17g) for an MLCP without solution", z[0], z[1],
+                  z[2], z[3]);
+}
+
+/* crash-a656...: rows 1 and 4 boxes (-inf, 1], rows 2 and 3 complementarity,
+ *   w1 = 1e-7 (z2 + z4),  w2 = z1 + 1e-7 (z2 + z4) + 1e-7,  w3 = 1e-7 (z2 + z4) + 1e14,
+ *   w4 = 1e-7 z3 + 1e14 z4 + 1e-7.
+ * w3 > 0 gives z3 = 0; z4 = hi would make w4 > 0, so w4 = 0 and z4 = -1e-21. z2 = 0 leaves
+ * w1 = -1e-28 < 0: z1 = hi = 1 (w2 = 1 > 0, consistent). z2 > 0 needs w2 = 0, so z1 < 1 is inside
+ * its box, w1 = 0, z2 = 1e-21 and z1 = -1e-7. Two solutions, (-1e-7, 1e-21, 0, -1e-21) the
+ * smaller. (0, 0, 0, -1e-21) is none: z1 inside its box with w1 = -1e-28, all of row 1's terms;
+ * z2 = 0 forced by w2 = 1e-7 had lifted row 1 by z2's rounding in the unit of the point's
+ * largest term (1e14 z4 = 1e-7 over z2's entries 1e-7: 5.7e-21). */
+Test(fuzz_cases, a_rounded_zero_forced_by_its_row_lifts_no_other_row)
+{
+    double M[16] = {0, 1, 0, 0, 1e-7, 1e-7, 1e-7, 0, 0, 0, 0, 1e-7, 1e-7, 1e-7, 1e-7, 1e14};
+    double q[4] = {0, 1e-7, 1e14, 1e-7}, z[4], w[4];
+    double lo[4] = {-INFINITY, 0, 0, -INFINITY}, hi[4] = {1, INFINITY, INFINITY, 1};
+    nsdae_row_kind kind[4] = {NSDAE_ROW_BOX, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_BOX};
+    nsdae_mlcp p = {4, M, q, kind, lo, hi};
+    double bad[4] = {0, 0, 0, -1e-21}, sol[8] = {-1e-7, 1e-21, 0, -1e-21, 1, 0, 0, -1e-21};
+    cr_expect(nsdae_mlcp_row_violation(&p, bad) > 0.5, "%g", nsdae_mlcp_row_violation(&p, bad));
+    cr_expect(nsdae_mlcp_row_violation(&p, sol) <= NSDAE_TOL_RESIDUAL);
+    nsdae_error err = {0};
+    nsdae_minnorm_result res;
+    cr_assert_eq(nsdae_lcp_minnorm(&p, NULL, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    cr_expect(fabs(z[0] + 1e-7) <= 1e-16 && fabs(z[1] - 1e-21) <= 1e-30 && fabs(z[2]) <= 1e-30 &&
+                  fabs(z[3] + 1e-21) <= 1e-30,
+              "%.17g %.17g %.17g %.17g", z[0], z[1], z[2], z[3]);
+    expect_only_solutions(&p, sol, 2);
+}
+
+/* crash-41b0...: rows 1 and 2 complementarity, 3 and 4 equalities,
+ *   w1 = 1e-7 z1 + 5e-9 z2 - 3 z3 - 3 z4 - 1,  w2 = 1e-7 (z1 + z2 + z4) + 0.5,
+ *   0 = 1e-7 (z1 + z2) + 3 z3 + 5e-9 z4,       0 = -1e-14 z1 + 1e-7 z2 - 1e-6 z3.
+ * With z2 = 0: z3 = -1e-8 z1 (row 4), 7e-8 z1 + 5e-9 z4 = 0 (row 3), so z4 = -14 z1; z1 = 0 then
+ * leaves w1 = -1 < 0, and z1 > 0 needs w1 = (42 + 1.3e-7) z1 - 1 = 0: solution A. With z2 > 0,
+ * w2 = 0: z1 + z2 + z4 = -5e6; z1 > 0 too would need (rows 1 and 3) 42 z1 + 1.8e8 z2 = 1 and
+ * 13 z1 + 6e7 z2 = 5e6, i.e. z1 = -5e6: so z1 = 0, z3 = z2 / 10, 0.3000001 z2 + 5e-9 z4 = 0:
+ * solution B, with z4 ~ -5e6. The enumeration listed (2.2e-8, 0, 5.6e-10, -1/3) (w4 = -5.6e-16,
+ * all of row 4's terms) under a floor lifted through column 2, whose z2 = 0 is forced by
+ * w2 = 0.5. */
+Test(fuzz_cases, the_enumeration_lists_no_point_under_a_forced_columns_floor)
+{
+    double M[16] = {1e-7, 1e-7, 1e-7, -1e-14, 5e-9, 1e-7, 1e-7, 1e-7, -3, 0, 3, -1e-6, -3, 1e-7, 5e-9, 0};
+    double q[4] = {-1, 0.5, 0, 0}, z[4], w[4];
+    nsdae_row_kind kind[4] = {NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_EQUALITY,
+                              NSDAE_ROW_EQUALITY};
+    nsdae_mlcp p = {4, M, q, kind, NULL, NULL};
+    double a = 1 / (42 + 1.3e-7), z4b = -5e6 / (1 - 5e-9 / 0.3000001), z2b = -5e-9 * z4b / 0.3000001;
+    double sol[8] = {a, 0, -1e-8 * a, -14 * a, 0, z2b, z2b / 10, z4b};
+    nsdae_error err = {0};
+    nsdae_minnorm_result res;
+    cr_assert_eq(nsdae_lcp_minnorm(&p, NULL, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    cr_expect(fabs(z[0] - a) <= 1e-9 * a && z[1] == 0 && fabs(z[2] + 1e-8 * a) <= 1e-9 * 1e-8 * a &&
+                  fabs(z[3] + 14 * a) <= 1e-9 * a,
+              "%.17g %.17g %.17g %.17g", z[0], z[1], z[2], z[3]);
+    expect_only_solutions(&p, sol, 2);
+}
+
+/* crash-2abb...: rows 1 and 2 complementarity, 3 and 4 equalities,
+ *   w1 = 1e-7 (z2 + z3) - 3 z4 - 1,  w2 = 1e-7 z2 + 1e14 z3 + z4,
+ *   0 = -1000 z1 - 1e-6 z2 + 1e-7 z3,  0 = 1e-7 (z1 + z3) + 3 z2.
+ * Row 3 gives z3 = 1e10 z1 + 10 z2, so z3 >= 0 for z1, z2 >= 0, and row 4 is then a sum of
+ * nonnegative terms: z1 = z2 = z3 = 0. Row 2 gives w2 = z4 >= 0, and w1 = -3 z4 - 1 < 0 with
+ * z1 = 0: no solution, and none for any problem whose entries differ from these by a relative
+ * perturbation below one (the signs above do not change). Minimal norm answered
+ * (4e-25, -2.1e-17, 3.3e-15, -1/3): z2 below its end by 2.1e-17, within the rounding allowed a
+ * component off its end (64 N eps times the point's largest term, 3 z4 = 1, over column 2's
+ * largest entry 3: 1.9e-14), and row 4, 3 z2 + 1e-7 z3 = -6.3e-17, within the floor that allowance
+ * gives it (5.7e-14). Put at its end, z2 = 0 leaves row 4 with 1e-7 z3 = 3.3e-22, all of its
+ * terms: a component beyond its end is checked at that end (check.c, pinned_end). */
+Test(fuzz_cases, a_component_beyond_its_end_is_checked_at_that_end)
+{
+    double M[16] = {0, 0, -1000, 1e-7, 1e-7, 1e-7, -1e-6, 3, 1e-7, 1e14, 1e-7, 1e-7, -3, 1, 0, 0};
+    double q[4] = {-1, 0, 0, 0}, z[4], w[4];
+    nsdae_row_kind kind[4] = {NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_EQUALITY,
+                              NSDAE_ROW_EQUALITY};
+    nsdae_mlcp p = {4, M, q, kind, NULL, NULL};
+    /* z4 = -1/3 makes w1 = 0; z3 = 1 / 3e14 makes w2 = 0; z2 = -2.1e-17 is rounding-sized */
+    double bad[4] = {0, -2.1e-17, 1 / 3e14, -1.0 / 3};
+    cr_expect(nsdae_mlcp_row_violation(&p, bad) > 0.5, "%g", nsdae_mlcp_row_violation(&p, bad));
+    nsdae_error err = {0};
+    nsdae_minnorm_result res;
+    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
+    nsdae_status st = nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err);
+    cr_expect_neq(st, NSDAE_OK, "answered (%.17g, %.17g, %.17g, %.17g) for an MLCP without solution", z[0], z[1],
+                  z[2], z[3]);
+}
+
+/* The bead column (N = 100, step 1542): a pivoting solver leaves a component nonbasic at exactly
+ * 0 on a row whose only term is a rounding residue of q. Here
+ *   w1 = 2 z1 - 14.8,  w2 = 2 z2 - z3 - 8.4e-16,  w3 = -z2 + 2 z3 + 1.
+ * z1 = 7.4 (w1 = 0 since z1 = 0 leaves w1 < 0); z3 = 0 (w3 = 1 - z2 > 0 for any small z2);
+ * z2 = 0 leaves w2 = -8.4e-16 < 0, so w2 = 0 and z2 = 4.2e-16 (exact in binary: q2 / 2). The
+ * point (7.4, 0, 0) violates row 2 by all of its terms; the old floor (64 N eps times the point's
+ * largest term 14.8, spread over every row: 9.5e-13 on row 2) took that for rounding. The check
+ * refuses it, and the repair on its own pattern (lcp_active_side: w2 < 0 with z2 at its end
+ * breaks w2's law, so row 2 is solved for w2 = 0) gives the solution exactly. */
+Test(fuzz_cases, a_nonbasic_zero_against_a_rounding_residue_is_repaired)
+{
+    double M[9] = {2, 0, 0, 0, 2, -1, 0, -1, 2}, q[3] = {-14.8, -8.4e-16, 1};
+    nsdae_mlcp p = {3, M, q, NULL, NULL, NULL};
+    double z[3] = {7.4, 0, 0}, w[3], sol[3] = {7.4, 4.2e-16, 0};
+    cr_expect(nsdae_mlcp_row_violation(&p, z) > 0.5, "%g", nsdae_mlcp_row_violation(&p, z));
+    cr_expect(nsdae_mlcp_row_violation(&p, sol) <= NSDAE_TOL_RESIDUAL);
+    cr_assert(lcp_accept_or_polish(&p, NULL, z, w));
+    cr_expect(z[0] == 7.4 && z[1] == 4.2e-16 && z[2] == 0, "%.17g %.17g %.17g", z[0], z[1], z[2]);
+    nsdae_error err = {0};
+    cr_assert_eq(nsdae_lcp_solve_siconos(&p, "lemke", z, w, &err), NSDAE_OK, "%s", err.message);
+    cr_expect(fabs(z[0] - 7.4) <= 1e-15 * 7.4 && fabs(z[1] - 4.2e-16) <= 1e-6 * 4.2e-16 && z[2] == 0,
+              "%.17g %.17g %.17g", z[0], z[1], z[2]);
 }
