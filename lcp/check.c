@@ -19,13 +19,26 @@
  * the floor of row i is sum_j |M_ij| u_j, about 1e-13 of the solution's terms at N = 10, four
  * orders below any tolerance this layer accepts, and scale invariant like the rest. (Per
  * component, u_j = eps |z_j|, 17 tests fail: crash-1024...'s z3 = 5e-9 is computed with a
- * relative error of 2e-8 next to z2 = -1e7, and fails row 2, whose terms are 1e-8.) A component
- * exactly at an end (0, lo or hi) is the end itself: no rounding, u_j = 0, and its terms do not
- * set zs (in an active row they are balanced by terms of free components of their size; in a
- * row that is not active they enter no solve). Nor does a component that its own row forces to an
- * end (w_j clearly of that end's sign) and that sits there within its rounding: every solution
- * near the point has it exactly at the end, so the point is checked with it put there, its
- * column carrying no allowance (pin_floors). Before, zs was the point's largest term, spread
+ * relative error of 2e-8 next to z2 = -1e7, and fails row 2, whose terms are 1e-8.)
+ *
+ * The rule, then: the point checked is the answer with every component that lies beyond an end
+ * (below 0 or lo, above hi) or that its own row forces to an end (w_j clearly of that end's
+ * sign), within its rounding of that end, put exactly there (pin_floors); a component exactly at
+ * an end carries no rounding, u_j = 0, and its terms do not set zs. Each row must then hold to
+ * NSDAE_TOL_RESIDUAL of its own terms above the floor of the components off their ends. In
+ * words: the answer is, to the rounding of its free components, an exact solution of a problem
+ * whose every row is perturbed by a small fraction of that row's own terms (a componentwise
+ * backward error), the components at their ends being those ends. A problem none of whose
+ * row-wise perturbations has a solution near the point gets no answer: crash-2abb... (no solution;
+ * rows 3 and 4 force z1 = z2 = z3 = 0 for every problem of the same signs) was answered with
+ * z2 = -2.1e-17, a "rounded zero" whose allowance (1.9e-14) lifted row 4, 3 z2 + 1e-7 z3 = 0,
+ * where z2 = 0 leaves 1e-7 z3 = 3.3e-22, all of that row's terms.
+ * That "a component at its end is exact" describes the point checked, not how a solver got there:
+ * a pivoting solver leaves its nonbasic variables at exactly 0 where the exact solution has them
+ * at 1e-16 (the bead column, N = 100: z6 = 0 against q6 = -8.4e-16, the exact z6 = 4.2e-16). Such
+ * an answer fails here by a row's whole terms and its caller repairs it on its own pattern
+ * (lcp_accept_or_polish; siconos.c's check_answer), which solves row 6 for w6 = 0; the minimal-norm
+ * and enumeration paths re-solve patterns already. Before, zs was the point's largest term, spread
  * over every column: crash-4dc4... answered (0, 0, 0.0016, 0.0016) for an MLCP without solution, row 3
  * (terms 1e-7) under a floor of 1e-2 lifted through column 1 (z1 = 0 forced by w1 = 1.6e11 from
  * 1e14 z3); with forced columns removed it answered (0, -1.3e-7, 1, 1), z3 at its end making the
@@ -271,7 +284,7 @@ static int pinned_end(const rows *R, int j, double zj, double wj, double *end)
  * are decided on the floors before any is removed (the harness, tests/fuzz/fuzz_lcp.c, holds
  * points to the same rule). crash-a656...: (-2e-44, 1.6e-37, 0, -1e-21) had z2 = 1.6e-37, forced
  * to 0 by w2 = 1e-7, lift row 1 (terms 1e-28, z1 inside its box) to a floor of 5.7e-21. O(N) per
- * pinned column; a solver's answer has its ends exact (at_end) and pins none. */
+ * pinned column; a solver's answer has its ends exact (at_end) and pins only what lies beyond. */
 static int pin_floors(rows *R, const double *z, const double *w)
 {
     const nsdae_mlcp *p = R->p;

@@ -306,8 +306,14 @@ static int near_solution(const nsdae_mlcp *p, const double *z)
 }
 
 /* Returns 1 when (z, w = M z + q) solves p: every row within its own tolerance (above), and
- * again once every component its row forces to an end is exactly there, with no rounding
- * allowance for that column. A rounded zero z_j lifts other rows' floors through its column
+ * again once every component its row forces to an end, or that lies beyond an end within its
+ * rounding, is exactly there, with no rounding allowance for that column; a component exactly
+ * at an end carries none from the start. The rule (tests/fuzz/open/README.md, end; lcp/check.c
+ * states it independently): the point, its components at their ends being those ends, solves
+ * to the rounding of its free components a problem whose rows are each perturbed by a small
+ * fraction of their own terms. crash-2abb...: z2 = -2.1e-17 with w2 = 0 lifted row 4
+ * (3 z2 + 1e-7 z3 = 0) through its allowance; at z2 = 0 that row keeps all of its terms, and
+ * the MLCP has no solution. A rounded zero z_j lifts other rows' floors through its column
  * (it could be anything within its rounding), but where w_j is clearly nonzero every solution
  * near the point has z_j exactly at its end. crash-a656...: (-2e-44, 1.6e-37, 0, -1e-21) was
  * accepted with w2 = 1e-7 (so z2 = 0) while z2's column lifted row 1's floor to 5.7e-21 above
