@@ -413,8 +413,9 @@ static double violation(const nsdae_mlcp *p, const double *cmax, const double *r
     int N = p->size, has_box = 0;
     for (int i = 0; p->kind && i < N; i++)
         has_box |= p->kind[i] == NSDAE_ROW_BOX;
-    rows R = {p, cmax, rsum, buf, buf + N, buf + 2 * N, buf + 3 * N, buf + 8 * N,
-              buf + 9 * N, 0, 0, INFINITY, has_box, 0};
+    /* buf: 8 N doubles (s, fl, tz, zloc, the re-solved zp and wp, the pinned zq and wq) */
+    rows R = {p, cmax, rsum, buf, buf + N, buf + 2 * N, buf + 3 * N, buf + 6 * N,
+              buf + 7 * N, 0, 0, INFINITY, has_box, 0};
     if (wout) {
         row_terms(&R, z, wout);
         w = wout;
@@ -460,9 +461,9 @@ static double checked(const nsdae_mlcp *p, const double *cmax, const double *rsu
     if (!buf)
         return INFINITY;
     if (!cmax || !rsum) {
-        lcp_check_scale_compute(p, buf + 6 * N, buf + 7 * N);
-        cmax = buf + 6 * N;
-        rsum = buf + 7 * N;
+        lcp_check_scale_compute(p, buf + 8 * N, buf + 9 * N);
+        cmax = buf + 8 * N;
+        rsum = buf + 9 * N;
     }
     double worst = violation(p, cmax, rsum, buf, z, w, wout);
     if (buf != small)

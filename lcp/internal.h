@@ -296,7 +296,7 @@ double lcp_checked_violation(const nsdae_mlcp *p, const double *cmax, const doub
 /* The same at w = M z + q, written into w (lcp_caller_w's numbers) in the check's own pass. */
 double lcp_checked_violation_w(const nsdae_mlcp *p, const double *cmax, const double *rsum, const double *z,
                                double *w);
-/* lcp_checked_violation with cmax, rsum given and the caller's scratch of 6 N doubles: nothing
+/* lcp_checked_violation with cmax, rsum given and the caller's scratch of 8 N doubles: nothing
  * allocated (but for a point far larger than its data, re-solved on its pattern). */
 double lcp_checked_violation_buf(const nsdae_mlcp *p, const double *cmax, const double *rsum, double *buf,
                                  const double *z, const double *w);

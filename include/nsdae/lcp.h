@@ -48,7 +48,7 @@ nsdae_status nsdae_mlcp_validate(const nsdae_mlcp *p, nsdae_error *err);
 double nsdae_mlcp_row_violation(const nsdae_mlcp *p, const double *z);
 /* The same verdict on the caller's scratch of NSDAE_MLCP_CHECK_SCRATCH(size) doubles: nothing
  * allocated (a time stepper checks every step; only the far-point case above allocates). */
-#define NSDAE_MLCP_CHECK_SCRATCH(n) (9 * (size_t)(n))
+#define NSDAE_MLCP_CHECK_SCRATCH(n) (11 * (size_t)(n))
 double nsdae_mlcp_row_violation_scratch(const nsdae_mlcp *p, const double *z, double *scratch);
 
 /* ---- one solution through Siconos numerics ------------------------------------------- */
