@@ -22,7 +22,14 @@
 #include <string.h>
 
 /* Row i of pattern mask: M's row (w_i = 0) for equality rows and for complementarity rows in
- * the mask, the unit row e_i (z_i = 0) otherwise. */
+ * the mask, the unit row e_i (z_i = 0) otherwise; and column i of a z_i = 0 row is e_i too.
+ * Why the column: z_i = 0 exactly (its right-hand side is 0, and refine resets it), so what M
+ * holds there never enters the solution, but it does enter the conditioning. crash-77d5...:
+ * w4 = 1e-7 (z1 + z3 + z4) + 1e14 z2 with z2 = 0; M's equilibration divides row 4 by its 1e14,
+ * leaving 1e-14 next to 1.4 in a column whose z is 0, and neither M's units nor the pattern's
+ * own Ruiz factors (row 4's maximum is that 1.4, so it is "balanced") saw the well-conditioned
+ * 3 x 3 block [1 1 0; 0 1 1; 1 1 1] 1e-7 of rows 1, 3, 4: the pattern was read as a line and
+ * the unique solution (0, 0, -1, 1) lost. */
 static void pattern_matrix(const lcp_fast *f, const double *Ms, unsigned mask, double *A)
 {
     int N = f->N;
@@ -32,7 +39,7 @@ static void pattern_matrix(const lcp_fast *f, const double *Ms, unsigned mask, d
             continue;
         int i = f->comp[c];
         for (int j = 0; j < N; j++)
-            A[i + (size_t)j * N] = i == j;
+            A[i + (size_t)j * N] = A[j + (size_t)i * N] = i == j;
     }
 }
 

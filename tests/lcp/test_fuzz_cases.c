@@ -680,3 +680,29 @@ Test(fuzz_cases, a_nonbasic_zero_against_a_rounding_residue_is_repaired)
     cr_expect(fabs(z[0] - 7.4) <= 1e-15 * 7.4 && fabs(z[1] - 4.2e-16) <= 1e-6 * 4.2e-16 && z[2] == 0,
               "%.17g %.17g %.17g", z[0], z[1], z[2]);
 }
+
+/* crash-77d5...: rows 1 and 3 equalities, rows 2 and 4 complementarity,
+ *   0 = 1e-7 (z1 + z2 + z3) + 1e-7,  w2 = 1e-7 (z2 + z3) + 1e14,
+ *   0 = 1e-7 (z2 + z3 + z4),         w4 = 1e-7 (z1 + z3 + z4) + 1e14 z2.
+ * z2 > 0 needs w2 = 0, z2 + z3 = -1e21, so z4 = 1e21 (row 3) and z1 = 1e21 - 1 (row 1); then
+ * w4 = 0 (z4 > 0) reads 1e-7 (1e21 - 1 - z2) + 1e14 z2 = 0, z2 = -1 < 0: no. So z2 = 0, z1 = -1 - z3,
+ * z4 = -z3 and w4 = 1e-7 z1. z4 = 0 gives z1 = -1, w4 < 0: no. So w4 = 0: z1 = 0, z3 = -1, z4 = 1,
+ * the unique solution, with w2 = 1e14 - 1e-7. Its pattern (z2 = 0, w4 = 0) is the 3 x 3 block
+ * 1e-7 [1 1 0; 0 1 1; 1 1 1] on z1, z3, z4: nonsingular. The fast path read it as a line (M's
+ * 1e14 in column 2, whose z2 is 0, ruled its conditioning) and answered NO_SOLUTION. */
+Test(fuzz_cases, a_pinned_column_does_not_decide_a_pattern_conditioning)
+{
+    double M[16] = {1e-7, 0, 0, 1e-7, 1e-7, 1e-7, 1e-7, 1e14, 1e-7, 1e-7, 1e-7, 1e-7, 0, 0, 1e-7, 1e-7};
+    double q[4] = {1e-7, 1e14, 0, 0}, z[4], w[4];
+    nsdae_row_kind kind[4] = {NSDAE_ROW_EQUALITY, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_EQUALITY,
+                              NSDAE_ROW_COMPLEMENTARITY};
+    nsdae_mlcp p = {4, M, q, kind, NULL, NULL};
+    const double want[4] = {0, 0, -1, 1};
+    nsdae_error err = {0};
+    nsdae_minnorm_result res;
+    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
+    cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    for (int i = 0; i < 4; i++)
+        cr_expect(fabs(z[i] - want[i]) <= 1e-9, "z%d = %.17g, want %g", i + 1, z[i], want[i]);
+    cr_expect_eq(res.nsol, 1);
+}
