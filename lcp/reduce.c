@@ -61,6 +61,67 @@ static void finish(const lcp_std *s, const double *X, const double *x0, lcp_redu
     r->scale = 1.0 + sc;
 }
 
+/* Two steps of iterative refinement of the general case's particular point x0 (A x0 = b) and of
+ * its null basis N (A N = 0, nx x k), each correction the minimal-norm solution of the residual
+ * through A's SVD (rank as lcp_lstsq's). Why: the SVD's point and basis are accurate normwise
+ * only, relative to the equality block's condition, and every pattern of the enumeration and the
+ * branch and bound inherits their error as constants of rows that must vanish exactly.
+ * crash-a9ab...: 0 = -2 z1 - 1e-14 z2 + 3 z4 - 1, 0 = -2 z1 + 3e-8 z4, 0 = -2 z1 give z1 = z4 = 0
+ * exactly; the SVD left z4 = 1.35e-8 (equilibrated units) where row 4 (w4 = -2 z1 - 3 z4, z4 >= 0)
+ * needs z4 = 0 or w4 = 0, so every pattern failed. crash-5984... (q = 0, z = 0 solves): the null
+ * directions of the free z3, z4, which enter no row, leaked 1.2e-12 into z1, z2, and x0 held
+ * z2 = -3.7e-12, so w1 = 3.1e-12 on a row with no other term. A refinement step multiplies the
+ * error by about cond(A) eps; the residual is computed in working precision, so the corrected
+ * components are exact to the rounding of the rows that determine them. Only for a block whose
+ * kept singular values span more than 1 / REFINE_BELOW: below that the SVD's error is a few
+ * hundred ulps of |x0| at most, and a step would only move last bits that later decisions are
+ * sensitive to (tests/lcp/test_monotone.c's diode bridge 20, n = 11 equality rows with singular
+ * values 3.4 to 0.96, then answered with w14 = -4.9e-12 on a row of terms 4.9e-3, failing its
+ * 1e-9; crash-f5f0..., rank 2 of 3 with singular values 6.1 and 1.6, listed a continuum again).
+ * O(n nx^2) for the SVD, O(n nx) per vector and step. 0, or -1 on allocation or LAPACK failure. */
+#define REFINE_BELOW 1e-3
+static int refine_elimination(int n, int nx, const double *A, const double *b, double *x0, double *N, int k)
+{
+    int mn = n < nx ? n : nx;
+    size_t need = (size_t)n * nx + (size_t)n * mn + (size_t)nx * nx + 2 * (size_t)mn + (size_t)n + (size_t)nx;
+    double *buf = malloc(sizeof(double) * need);
+    if (!buf)
+        return -1;
+    double *a = buf, *u = a + (size_t)n * nx, *vt = u + (size_t)n * mn, *sv = vt + (size_t)nx * nx;
+    double *superb = sv + mn, *r = superb + mn, *c = r + n;
+    memcpy(a, A, sizeof(double) * (size_t)n * nx);
+    if (LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'S', 'A', n, nx, a, n, sv, u, n, vt, nx, superb) != 0) {
+        free(buf);
+        return -1;
+    }
+    int rank = 0;
+    double cut = NSDAE_TOL_RANK * (sv[0] > 0 ? sv[0] : 0);
+    while (rank < mn && sv[rank] > cut && sv[rank] > 0)
+        rank++;
+    if (rank == 0 || sv[rank - 1] >= REFINE_BELOW * sv[0]) {
+        free(buf);
+        return 0;
+    }
+    for (int v = 0; v <= k; v++) {   /* v = 0: x0 against b; then N's columns against 0 */
+        double *x = v == 0 ? x0 : N + (size_t)(v - 1) * nx;
+        for (int step = 0; step < 2; step++) {
+            for (int i = 0; i < n; i++) {
+                double ri = v == 0 ? b[i] : 0.0;
+                for (int l = 0; l < nx; l++)
+                    ri -= A[i + (size_t)l * n] * x[l];
+                r[i] = ri;
+            }
+            for (int j = 0; j < rank; j++)
+                c[j] = lcp_dot(n, u + (size_t)j * n, 1, r, 1) / sv[j];
+            for (int l = 0; l < nx; l++)
+                for (int j = 0; j < rank; j++)
+                    x[l] += vt[j + (size_t)l * nx] * c[j];
+        }
+    }
+    free(buf);
+    return 0;
+}
+
 static int alloc_reduced(lcp_reduced *r, int size, int m, int k, lcp_arena *ar)
 {
     r->size = size;
@@ -141,6 +202,8 @@ nsdae_status lcp_reduce(const lcp_std *s, lcp_arena *ar, lcp_reduced *r, nsdae_e
         return nsdae_error_set(err, NSDAE_NO_SOLUTION,
                                "mlcp: the equality rows are inconsistent (least-squares residual %.3g)", resid);
     int k = nx - rank;
+    if (refine_elimination(n, nx, Aeq, rhs, x0, N, k))
+        return nsdae_error_set(err, NSDAE_NUMERICAL, "mlcp: refining the elimination of the %d equality rows failed", n);
     if (alloc_reduced(r, s->size, m, k, ar))
         return nsdae_error_set(err, NSDAE_NOMEM, "mlcp: out of memory");
     r->vunit = 0;

@@ -706,3 +706,64 @@ Test(fuzz_cases, a_pinned_column_does_not_decide_a_pattern_conditioning)
         cr_expect(fabs(z[i] - want[i]) <= 1e-9, "z%d = %.17g, want %g", i + 1, z[i], want[i]);
     cr_expect_eq(res.nsol, 1);
 }
+
+/* crash-a9ab... and crash-a74e...: equality rows whose elimination (lcp/reduce.c, general case:
+ * the rows' own variables are a singular block) is ill-conditioned, with exact zeros to find.
+ * crash-a9ab...: 0 = -2 z1 - 1e-14 z2 + 3 z4 - 1, 0 = -2 z1 + 3e-8 z4, 0 = -2 z1, and
+ * w4 = -2 z1 - 3 z4 _|_ z4 >= 0; z3 enters no row. Row 3 gives z1 = 0, row 2 then z4 = 0, row 1
+ * z2 = -1e14, and w4 = 0: the solutions are (0, -1e14, z3, 0), of minimal norm at z3 = 0.
+ * crash-a74e... (q = 0): row 1 a box z1 in [-1, 0] with w1 = 1e-7 z3 - 2 z4, rows 2 and 4 the
+ * equalities 1e-7 z3 = z4 and 1e-7 z3 = 3 z4 (so z3 = z4 = 0), row 3 w3 = z3 _|_ z3 >= 0, row 5
+ * 0 = z1 + 0.5 z2 + 1e-7 z3; z5 enters no row. So w = 0, z2 = -2 z1 with z1 anywhere in its box:
+ * the segment (z1, -2 z1, 0, 0, z5), of minimal norm at 0. crash-5984... (q = 0): boxes
+ * z1 <= 1 (w1 = 1e-7 (z1 + z2)) and z2 in [-0.5, 0.5] (w2 = 1e-7 z1), the equalities z1 = 1e-7 z2
+ * and 1000 z1 = 3e-8 z2 (so z1 = z2 = 0), w5 = 1e-7 z1 _|_ z5 >= 0; z3, z4 enter no row. So w = 0
+ * and the solutions are (0, 0, z3, z4, z5 >= 0), of minimal norm at 0; the SVD's null directions
+ * of z3, z4 leaked 1.2e-12 into z1, z2 (equilibrated units). The SVD's particular point carried
+ * z4 = 1.35e-8 (a9ab) and z3 = -7e-10 (a74e) in the equilibrated units, so every pattern was
+ * inconsistent and the enumeration listed nothing; minimal norm answered (-0.2, 0.4, ...) for
+ * crash-a74e.... */
+typedef struct elimination_case {
+    const char *name;
+    int n;
+    const char *kinds;
+    double rows[5][5], q[5], lo[5], hi[5], want[5];
+} elimination_case;
+
+static const elimination_case elimination_cases[] = {
+    {"crash-a9ab", 4, "EEEC",
+     {{-2, -1e-14, 0, 3}, {-2, 0, 0, 3e-8}, {-2, 0, 0, 0}, {-2, 0, 0, -3}},
+     {-1, 0, 0, 0}, {0}, {0}, {0, -1e14, 0, 0}},
+    {"crash-a74e", 5, "BECEE",
+     {{0, 0, 1e-7, -2, 0}, {0, 0, 1e-7, -1, 0}, {0, 0, 1, 0, 0}, {0, 0, 1e-7, -3, 0}, {1, 0.5, 1e-7, 0, 0}},
+     {0}, {-1}, {0}, {0}},
+    {"crash-5984", 5, "BBEEC",
+     {{1e-7, 1e-7, 0, 0, 0}, {1e-7, 0, 0, 0, 0}, {-1, 1e-7, 0, 0, 0}, {-1000, 3e-8, 0, 0, 0}, {1e-7, 0, 0, 0, 0}},
+     {0}, {-INFINITY, -0.5}, {1, 0.5}, {0}},
+};
+
+Test(fuzz_cases, an_ill_conditioned_elimination_keeps_its_exact_zeros)
+{
+    for (size_t c = 0; c < sizeof elimination_cases / sizeof elimination_cases[0]; c++) {
+        const elimination_case *k = &elimination_cases[c];
+        double M[25], z[5], w[5];
+        nsdae_row_kind kind[5];
+        for (int i = 0; i < k->n; i++) {
+            kind[i] = k->kinds[i] == 'E' ? NSDAE_ROW_EQUALITY : k->kinds[i] == 'B' ? NSDAE_ROW_BOX
+                                                                                    : NSDAE_ROW_COMPLEMENTARITY;
+            for (int j = 0; j < k->n; j++) M[i + j * k->n] = k->rows[i][j];
+        }
+        nsdae_mlcp p = {k->n, M, k->q, kind, k->lo, k->hi};
+        nsdae_error err = {0};
+        nsdae_minnorm_result res;
+        nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
+        cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_OK, "%s: %s", k->name, err.message);
+        for (int i = 0; i < k->n; i++)
+            cr_expect(fabs(z[i] - k->want[i]) <= 1e-9 * (1 + fabs(k->want[i])), "%s: z%d = %.17g, want %g", k->name,
+                      i + 1, z[i], k->want[i]);
+        nsdae_lcp_solution_set *set = NULL;
+        cr_assert_eq(nsdae_lcp_enumerate(&p, &set, &err), NSDAE_OK, "%s: %s", k->name, err.message);
+        cr_expect_gt(set->count, 0, "%s: the enumeration lists no solution", k->name);
+        nsdae_lcp_solution_set_free(set);
+    }
+}
