@@ -352,17 +352,22 @@ static const no_solution_case no_solution_cases[] = {
      {0, 1e6, -1, 1}, {0, 0, -1, 0}, {0, 0, INFINITY, 0}},
 };
 
+/* M (column-major) and the row kinds of a case written row by row, kinds as E, C or B */
+static void rows_to_problem(int n, const char *kinds, const double rows[5][5], double *M, nsdae_row_kind *kind)
+{
+    for (int i = 0; i < n; i++) {
+        kind[i] = kinds[i] == 'E' ? NSDAE_ROW_EQUALITY : kinds[i] == 'B' ? NSDAE_ROW_BOX : NSDAE_ROW_COMPLEMENTARITY;
+        for (int j = 0; j < n; j++) M[i + j * n] = rows[i][j];
+    }
+}
+
 Test(fuzz_cases, rows_that_each_pass_but_have_no_common_solution)
 {
     for (size_t c = 0; c < sizeof no_solution_cases / sizeof no_solution_cases[0]; c++) {
         const no_solution_case *k = &no_solution_cases[c];
         double M[25], z[5], w[5];
         nsdae_row_kind kind[5];
-        for (int i = 0; i < k->n; i++) {
-            kind[i] = k->kinds[i] == 'E' ? NSDAE_ROW_EQUALITY : k->kinds[i] == 'B' ? NSDAE_ROW_BOX
-                                                                                    : NSDAE_ROW_COMPLEMENTARITY;
-            for (int j = 0; j < k->n; j++) M[i + j * k->n] = k->rows[i][j];
-        }
+        rows_to_problem(k->n, k->kinds, k->rows, M, kind);
         nsdae_mlcp p = {k->n, M, k->q, kind, k->lo, k->hi};
         nsdae_error err = {0};
         nsdae_minnorm_result res;
@@ -748,11 +753,7 @@ Test(fuzz_cases, an_ill_conditioned_elimination_keeps_its_exact_zeros)
         const elimination_case *k = &elimination_cases[c];
         double M[25], z[5], w[5];
         nsdae_row_kind kind[5];
-        for (int i = 0; i < k->n; i++) {
-            kind[i] = k->kinds[i] == 'E' ? NSDAE_ROW_EQUALITY : k->kinds[i] == 'B' ? NSDAE_ROW_BOX
-                                                                                    : NSDAE_ROW_COMPLEMENTARITY;
-            for (int j = 0; j < k->n; j++) M[i + j * k->n] = k->rows[i][j];
-        }
+        rows_to_problem(k->n, k->kinds, k->rows, M, kind);
         nsdae_mlcp p = {k->n, M, k->q, kind, k->lo, k->hi};
         nsdae_error err = {0};
         nsdae_minnorm_result res;
