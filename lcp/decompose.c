@@ -19,7 +19,11 @@
  * Entries below 1e-14 of their row's largest are rounding left by the elimination of equality
  * rows (structural zeros of the Schur complement) and do not count as dependencies: ignoring
  * them moves a row by less than 1e-12 of its terms, far below the per-row acceptance check
- * that every candidate passes anyway. */
+ * that every candidate passes anyway. Only where rows were eliminated: with none (r->exact) an
+ * entry is the data's own, and a tiny one can carry a huge t. crash-be48...: w4 = 1e-3 z2 + 3 z3
+ * - 1e-14 z4 + 1 (reduced: -2.5e-15 t5 next to 1.5) has its only solutions at z4 ~ 1e14, where
+ * that term cancels the 1; the sign rule read row 4 as positive, fixed z4 = 0 at the root, and
+ * the branch and bound found the root empty (NO_SOLUTION). */
 #include "internal.h"
 
 #include <math.h>
@@ -193,7 +197,7 @@ int lcp_forced_pattern(const lcp_reduced *r, signed char *st, lcp_arena *ar)
         double mx = 0;
         for (int j = 0; j < m; j++)
             mx = fmax(mx, fabs(r->R[i + (size_t)j * m]));
-        p.thr[i] = 1e-14 * mx;
+        p.thr[i] = r->exact ? 0.0 : 1e-14 * mx;
     }
     update_shift(&p);
     for (;;) {   /* the sign rule fixes zeros: the fixed parts stay as they are */

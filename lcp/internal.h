@@ -65,6 +65,7 @@ typedef struct lcp_reduced {
     double *Z, *z0;    /* size x k, size */
     int vunit;         /* V = I, k = m, t >= 0 */
     double scale;      /* 1 + max |entry|: absolute tolerances are multiplied by it */
+    int exact;         /* no equality row eliminated: R and r0 are the data's entries, no rounding */
 } lcp_reduced;
 
 /* NO_SOLUTION when the equality rows are inconsistent. */

@@ -148,6 +148,7 @@ nsdae_status lcp_reduce(const lcp_std *s, lcp_arena *ar, lcp_reduced *r, nsdae_e
         if (alloc_reduced(r, s->size, m, m, ar))
             return nsdae_error_set(err, NSDAE_NOMEM, "mlcp: out of memory");
         r->vunit = 1;
+        r->exact = 1;
         for (int j = 0; j < m; j++)
             X[j + (size_t)j * nx] = 1;
         finish(s, X, x0, r);

@@ -169,7 +169,7 @@ static void gen(problem *p, int vunit)
         p->g[i] = urand();
         p->Z[i + i * k] = 1;
     }
-    lcp_reduced r = {k, m, k, p->V, p->v0, p->R, p->r0, p->Z, p->z0, vunit, 2.0};
+    lcp_reduced r = {k, m, k, p->V, p->v0, p->R, p->r0, p->Z, p->z0, vunit, 2.0, 0};
     p->r = r;
 }
 
@@ -277,7 +277,7 @@ Test(dualqp, contradicting_equalities_are_pruned_by_the_dual_ray)
 {
     double V[4] = {1, 0, 0, 1}, v0[2] = {0, 0}, R[4] = {2, 1, 0, 0}, r0[2] = {-1, 1};
     double Z[4] = {1, 0, 0, 1}, z0[2] = {0, 0}, H[4] = {1, 0, 0, 1}, g[2] = {0, 0}, t[2], bound;
-    lcp_reduced r = {2, 2, 2, V, v0, R, r0, Z, z0, 1, 3.0};
+    lcp_reduced r = {2, 2, 2, V, v0, R, r0, Z, z0, 1, 3.0, 0};
     lcp_arena ar = {0};
     lcp_dqp d;
     cr_assert_eq(lcp_dqp_init(&d, &r, H, g, 0.0, &ar), 0);

@@ -768,3 +768,24 @@ Test(fuzz_cases, an_ill_conditioned_elimination_keeps_its_exact_zeros)
         nsdae_lcp_solution_set_free(set);
     }
 }
+
+/* The presolve's sign rule (lcp/decompose.c) on a tiny entry of the data itself, the first of
+ * crash-be48...'s two causes (its row w4 = 1e-3 z2 + 3 z3 - 1e-14 z4 + 1 with z4 ~ 1e14), reduced
+ * to three rows: w1 = z2 - 1 _|_ z1 >= 0, w2 = -1e-14 z2 + 3 z3 + 4 _|_ z2 >= 0, and the box
+ * z3 in [-1, 0] with w3 = z3 + 2. w3 >= 1 > 0 puts z3 at lo = -1, so w2 = 1 - 1e-14 z2; w1 >= 0
+ * needs z2 >= 1 > 0, so w2 = 0: z2 = 1e14, and w1 = 1e14 - 1 > 0 gives z1 = 0. The unique
+ * solution (0, 1e14, -1). The sign rule took -1e-14 next to 3 for elimination rounding, read
+ * w2 >= 1 for every z2 >= 0, fixed z2 = 0, and the root was empty (NO_SOLUTION). */
+Test(fuzz_cases, a_tiny_entry_of_the_data_is_not_rounding)
+{
+    double M[9] = {0, 0, 0, 1, -1e-14, 0, 0, 3, 1};
+    double q[3] = {-1, 4, 2}, lo[3] = {0, 0, -1}, hi[3] = {0, 0, 0}, z[3], w[3];
+    nsdae_row_kind kind[3] = {NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_BOX};
+    nsdae_mlcp p = {3, M, q, kind, lo, hi};
+    nsdae_error err = {0};
+    nsdae_minnorm_result res;
+    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
+    cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    cr_expect(z[0] == 0 && z[2] == -1, "%g %g", z[0], z[2]);
+    cr_expect(fabs(z[1] - 1e14) <= 1e-9 * 1e14, "%.17g", z[1]);
+}
