@@ -117,7 +117,8 @@ static int terms_of(tctx *T, nsdae_affine_work *w, const nsdae_expr *e, const ns
     else if (st) nsdae_tr_nomem(T);
     if (st) return 0;
     *terms = (nsdae_affine_term *)t; /* w's own stack, ours until the next decomposition */
-    qsort(*terms, (size_t)*n, sizeof **terms, cmp_leaf);
+    if (*n > 1) /* no terms (C*der(vC) = -0 with C = 0) gives t = NULL, which qsort must not get */
+        qsort(*terms, (size_t)*n, sizeof **terms, cmp_leaf);
     return 1;
 }
 
