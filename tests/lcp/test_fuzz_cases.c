@@ -10,6 +10,16 @@
 
 #include "internal.h"   /* lcp_accept_or_polish: the repair of a pivoting solver's answer */
 
+/* Minimal norm with the default spec, asserted to answer */
+static nsdae_minnorm_result minnorm_ok(const nsdae_mlcp *p, double *z, double *w)
+{
+    nsdae_error err = {0};
+    nsdae_minnorm_result res;
+    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
+    cr_assert_eq(nsdae_lcp_minnorm(p, &spec, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    return res;
+}
+
 /* crash-3192...: the LCP (all rows complementarity)
  *   w1 = z1 + 1e9 z4 + 1e-7,  w2 = 1e-7 z3 - 1e-6 z4,  w3 = 1e-7 (z3 + z4) - 1000,  w4 = 1e-7 (z3 + z4) + 1.
  * z3 = z4 = 0 gives w3 = -1000 < 0, so z3 or z4 > 0. z4 > 0 needs w4 = 0, impossible (w4 >= 1 for
@@ -22,9 +32,7 @@ Test(fuzz_cases, large_solution_next_to_a_degenerate_row)
     double q[4] = {1e-7, 0, -1000, 1}, z[4], w[4];
     nsdae_mlcp p = {4, M, q, NULL, NULL, NULL};
     nsdae_error err = {0};
-    nsdae_minnorm_result res;
-    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
-    cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    minnorm_ok(&p, z, w);
     cr_expect(z[0] == 0 && z[1] == 0 && z[3] == 0, "%g %g %g", z[0], z[1], z[3]);
     cr_expect(fabs(z[2] - 1e10) <= 1e-9 * 1e10, "%.17g", z[2]);
     nsdae_lcp_solution_set *set = NULL;
@@ -54,10 +62,7 @@ Test(fuzz_cases, one_huge_entry_does_not_make_other_rows_noise)
     nsdae_mlcp p = {4, M, q, kind, NULL, NULL};
     double a = -(1e14 - 5e-9) / 3, z1 = 1 / (1e-7 + 3 + 1e-3 * a - 1e-4);
     double want[4] = {z1, (1e-3 * a - 1e-4) * z1, a * z1, -z1};
-    nsdae_error err = {0};
-    nsdae_minnorm_result res;
-    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
-    cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    minnorm_ok(&p, z, w);
     for (int i = 0; i < 4; i++)
         cr_expect(fabs(z[i] - want[i]) <= 1e-6 * fabs(want[i]), "z%d = %.17g, want %.17g", i + 1, z[i], want[i]);
     /* the wrong answer is refused by the per-row check */
@@ -98,10 +103,7 @@ Test(fuzz_cases, tiny_pivot_of_a_triangular_pattern)
     double q[3] = {3, 3, 3}, z[3], w[3];
     nsdae_row_kind kind[3] = {NSDAE_ROW_EQUALITY, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_COMPLEMENTARITY};
     nsdae_mlcp p = {3, M, q, kind, NULL, NULL};
-    nsdae_error err = {0};
-    nsdae_minnorm_result res;
-    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
-    cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    nsdae_minnorm_result res = minnorm_ok(&p, z, w);
     cr_expect(fabs(z[0] - 3e14) <= 1e-9 * 3e14 && z[1] == 0 && z[2] == 0, "%.17g %g %g", z[0], z[1], z[2]);
     cr_expect_eq(res.nsol, 1);
 }
@@ -123,10 +125,7 @@ Test(fuzz_cases, a_line_representative_is_checked_before_it_competes)
                               NSDAE_ROW_EQUALITY};
     nsdae_mlcp p = {4, M, q, kind, NULL, NULL};
     double want[4] = {7.5e6, 0, -500, -0.25};
-    nsdae_error err = {0};
-    nsdae_minnorm_result res;
-    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
-    cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    minnorm_ok(&p, z, w);
     for (int i = 0; i < 4; i++)
         cr_expect(fabs(z[i] - want[i]) <= 1e-9 * fabs(want[i]), "z%d = %.17g, want %.17g", i + 1, z[i], want[i]);
 }
@@ -169,10 +168,7 @@ Test(fuzz_cases, box_end_pinned_by_another_row_with_a_badly_scaled_objective)
     nsdae_row_kind kind[5] = {NSDAE_ROW_BOX, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_BOX, NSDAE_ROW_EQUALITY,
                               NSDAE_ROW_EQUALITY};
     nsdae_mlcp p = {5, M, q, kind, lo, hi};
-    nsdae_error err = {0};
-    nsdae_minnorm_result res;
-    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
-    cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    nsdae_minnorm_result res = minnorm_ok(&p, z, w);
     for (int i = 0; i < 5; i++)
         cr_expect(fabs(z[i]) <= 1e-12, "z%d = %g", i + 1, z[i]);
     cr_expect_eq(res.nsol, -1);   /* a continuum */
@@ -191,10 +187,7 @@ Test(fuzz_cases, a_narrow_box_is_not_a_continuum)
     double q[2] = {1e-7, -1e11}, lo[2] = {0, 0}, hi[2] = {0, 1}, z[2], w[2];
     nsdae_row_kind kind[2] = {NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_BOX};
     nsdae_mlcp p = {2, M, q, kind, lo, hi};
-    nsdae_error err = {0};
-    nsdae_minnorm_result res;
-    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
-    cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    minnorm_ok(&p, z, w);
     cr_expect(z[0] == 0 && fabs(z[1] - 1) <= 1e-12, "%.17g %.17g", z[0], z[1]);
     cr_expect(w[1] < 0, "%g", w[1]);
 }
@@ -455,10 +448,7 @@ Test(fuzz_cases, objective_not_lost_under_a_large_offset)
     double q[3] = {0, 0, 0}, lo[3] = {-1, 0, -1}, hi[3] = {INFINITY, 0, 0}, z[3], w[3];
     nsdae_row_kind kind[3] = {NSDAE_ROW_BOX, NSDAE_ROW_EQUALITY, NSDAE_ROW_BOX};
     nsdae_mlcp p = {3, M, q, kind, lo, hi};
-    nsdae_error err = {0};
-    nsdae_minnorm_result res;
-    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
-    cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    nsdae_minnorm_result res = minnorm_ok(&p, z, w);
     cr_expect(fabs(z[0]) <= 4 * DBL_EPSILON && fabs(z[1]) <= 2e8 * 4 * DBL_EPSILON && fabs(z[2]) <= 4 * DBL_EPSILON,
               "%.17g %.17g %.17g", z[0], z[1], z[2]);
     cr_expect_eq(res.nsol, -1);   /* the segment and the point */
@@ -478,10 +468,7 @@ Test(fuzz_cases, tiny_entries_do_not_hide_the_only_solution)
     double q[3] = {3, 3, 3}, lo[3] = {0, -INFINITY, -INFINITY}, hi[3] = {0, 1, 1}, z[3], w[3];
     nsdae_row_kind kind[3] = {NSDAE_ROW_EQUALITY, NSDAE_ROW_BOX, NSDAE_ROW_BOX};
     nsdae_mlcp p = {3, M, q, kind, lo, hi};
-    nsdae_error err = {0};
-    nsdae_minnorm_result res;
-    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
-    cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    minnorm_ok(&p, z, w);
     cr_expect(fabs(z[0]) <= 1e-12 && fabs(z[1]) <= 1e-12 && fabs(z[2] + 1) <= 1e-12, "%.17g %.17g %.17g", z[0],
               z[1], z[2]);
 }
@@ -499,9 +486,7 @@ Test(fuzz_cases, a_segment_is_represented_by_its_minimal_norm_point)
     nsdae_row_kind kind[3] = {NSDAE_ROW_BOX, NSDAE_ROW_EQUALITY, NSDAE_ROW_BOX};
     nsdae_mlcp p = {3, M, q, kind, lo, hi};
     nsdae_error err = {0};
-    nsdae_minnorm_result res;
-    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
-    cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    minnorm_ok(&p, z, w);
     cr_expect(fabs(z[0]) <= 4 * DBL_EPSILON && fabs(z[1]) <= 2e8 * 4 * DBL_EPSILON && fabs(z[2]) <= 4 * DBL_EPSILON,
               "%.17g %.17g %.17g", z[0], z[1], z[2]);
     nsdae_lcp_solution_set *set = NULL;
@@ -703,10 +688,7 @@ Test(fuzz_cases, a_pinned_column_does_not_decide_a_pattern_conditioning)
                               NSDAE_ROW_COMPLEMENTARITY};
     nsdae_mlcp p = {4, M, q, kind, NULL, NULL};
     const double want[4] = {0, 0, -1, 1};
-    nsdae_error err = {0};
-    nsdae_minnorm_result res;
-    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
-    cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    nsdae_minnorm_result res = minnorm_ok(&p, z, w);
     for (int i = 0; i < 4; i++)
         cr_expect(fabs(z[i] - want[i]) <= 1e-9, "z%d = %.17g, want %g", i + 1, z[i], want[i]);
     cr_expect_eq(res.nsol, 1);
@@ -782,10 +764,7 @@ Test(fuzz_cases, a_tiny_entry_of_the_data_is_not_rounding)
     double q[3] = {-1, 4, 2}, lo[3] = {0, 0, -1}, hi[3] = {0, 0, 0}, z[3], w[3];
     nsdae_row_kind kind[3] = {NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_BOX};
     nsdae_mlcp p = {3, M, q, kind, lo, hi};
-    nsdae_error err = {0};
-    nsdae_minnorm_result res;
-    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
-    cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_OK, "%s", err.message);
+    minnorm_ok(&p, z, w);
     cr_expect(z[0] == 0 && z[2] == -1, "%g %g", z[0], z[2]);
     cr_expect(fabs(z[1] - 1e14) <= 1e-9 * 1e14, "%.17g", z[1]);
 }
