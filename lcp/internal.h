@@ -50,6 +50,10 @@ typedef struct lcp_std {
     int *crow;         /* m: the caller row each complementarity pair comes from */
 } lcp_std;
 
+/* nsdae_mlcp_validate, then z and w given and every row a complementarity row (the warm solvers
+ * of pure LCPs: pivot.c, lemke_ws.c); messages begin with who. */
+nsdae_status lcp_validate_pure(const char *who, const nsdae_mlcp *p, const double *z, const double *w,
+                               nsdae_error *err);
 nsdae_status lcp_std_build(const nsdae_mlcp *p, lcp_arena *ar, lcp_std *s, nsdae_error *err);
 void lcp_std_to_caller(const lcp_std *s, const double *x, double *z);
 /* w = M z + q in the caller's rows */
@@ -80,6 +84,10 @@ int lcp_lstsq(int rows, int cols, const double *A, const double *b, double *t, d
 /* Solves the square system A x = b by LU; returns 0 if solved and well conditioned
  * (reciprocal condition >= NSDAE_TOL_RCOND), 1 if singular/ill conditioned. A is copied. */
 int lcp_solve_square(int n, const double *A, const double *b, double *x, double *work_nn, int *ipiv);
+/* The same on the caller's scratch for LAPACK's condition estimate (work4: 4 n doubles, iwork: n):
+ * nothing allocated (lcp_solve_square allocates those two, as LAPACKE_dgecon did before it). */
+int lcp_solve_square_buf(int n, const double *A, const double *b, double *x, double *work_nn, int *ipiv,
+                         double *work4, int *iwork);
 /* 1 if the symmetric part of the n x n matrix A is positive definite (Cholesky succeeds). */
 int lcp_sym_part_pd(int n, const double *A, double *work_nn);
 double lcp_dot(int n, const double *a, int inca, const double *b, int incb);

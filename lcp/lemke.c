@@ -182,7 +182,9 @@ int lcp_lemke(int N, const double *M, const double *q, double *z, lcp_lemke_ws *
         for (int j = 0; j < N; j++)
             B[j + (size_t)i * N] = b < N ? (j == b) : b < 2 * N ? -M[j + (size_t)(b - N) * N] : -1.0;
     }
-    if (lcp_solve_square(N, B, q, ws->x, ws->T, ws->ipiv) == 0) {
+    /* the tableau is spent: its first N^2 entries take the LU, the next 4N (N^2 + 2N + 1 are
+     * left) and cols (2N + 2 ints) LAPACK's condition estimate, so no call allocates */
+    if (lcp_solve_square_buf(N, B, q, ws->x, ws->T, ws->ipiv, ws->T + (size_t)N * N, ws->cols) == 0) {
         double worst = 0;
         for (int i = 0; i < N; i++)
             worst = fmin(worst, ws->x[i]);

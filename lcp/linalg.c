@@ -86,7 +86,8 @@ int lcp_lstsq(int rows, int cols, const double *A, const double *b, double *t, d
     return rank;
 }
 
-int lcp_solve_square(int n, const double *A, const double *b, double *x, double *work_nn, int *ipiv)
+int lcp_solve_square_buf(int n, const double *A, const double *b, double *x, double *work_nn, int *ipiv,
+                         double *work4, int *iwork)
 {
     if (n == 0)
         return 0;
@@ -98,15 +99,29 @@ int lcp_solve_square(int n, const double *A, const double *b, double *x, double 
             s += fabs(A[i + (size_t)j * n]);
         anorm = fmax(anorm, s);
     }
-    if (LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, work_nn, n, ipiv) != 0)
+    if (LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, work_nn, n, ipiv) != 0)
         return 1;
     double rcond = 0;
-    if (LAPACKE_dgecon(LAPACK_COL_MAJOR, '1', n, work_nn, n, anorm, &rcond) != 0 || !(rcond >= NSDAE_TOL_RCOND))
+    /* a NaN in A gives a NaN rcond, refused like an ill-conditioned one */
+    if (LAPACKE_dgecon_work(LAPACK_COL_MAJOR, '1', n, work_nn, n, anorm, &rcond, work4, iwork) != 0 ||
+        !(rcond >= NSDAE_TOL_RCOND))
         return 1;
     memcpy(x, b, sizeof(double) * (size_t)n);
-    if (LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', n, 1, work_nn, n, ipiv, x, n) != 0)
+    if (LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, 1, work_nn, n, ipiv, x, n) != 0)
         return 1;
     return 0;
+}
+
+int lcp_solve_square(int n, const double *A, const double *b, double *x, double *work_nn, int *ipiv)
+{
+    if (n == 0)
+        return 0;
+    double *work4 = malloc(sizeof(double) * 4 * (size_t)n);
+    int *iwork = malloc(sizeof(int) * (size_t)n);
+    int r = work4 && iwork ? lcp_solve_square_buf(n, A, b, x, work_nn, ipiv, work4, iwork) : 1;
+    free(work4);
+    free(iwork);
+    return r;
 }
 
 int lcp_sym_part_pd(int n, const double *A, double *work_nn)

@@ -236,15 +236,9 @@ nsdae_status nsdae_lcp_solve_pivot_ws(nsdae_lcp_pivot_ws *ws, const nsdae_mlcp *
 {
     if (!ws)
         return nsdae_error_set(err, NSDAE_INVALID_INPUT, "pivot: workspace is NULL");
-    nsdae_status st = nsdae_mlcp_validate(p, err);
+    nsdae_status st = lcp_validate_pure("pivot", p, z, w, err);
     if (st)
         return st;
-    if (!z || !w)
-        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "pivot: z or w is NULL");
-    for (int i = 0; p->kind && i < p->size; i++)
-        if (p->kind[i] != NSDAE_ROW_COMPLEMENTARITY)
-            return nsdae_error_set(err, NSDAE_INVALID_INPUT,
-                                   "pivot: only pure LCPs (every row a complementarity row) are accepted");
     if (reserve(ws, p->size))
         return nsdae_error_set(err, NSDAE_NOMEM, "pivot: out of memory for size %d", p->size);
     ws->stats.calls++;

@@ -74,6 +74,21 @@ static enum row_map classify(const nsdae_mlcp *p, int i)
     return RM_BOTH;
 }
 
+nsdae_status lcp_validate_pure(const char *who, const nsdae_mlcp *p, const double *z, const double *w,
+                               nsdae_error *err)
+{
+    nsdae_status st = nsdae_mlcp_validate(p, err);
+    if (st)
+        return st;
+    if (!z || !w)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "%s: z or w is NULL", who);
+    for (int i = 0; p->kind && i < p->size; i++)
+        if (p->kind[i] != NSDAE_ROW_COMPLEMENTARITY)
+            return nsdae_error_set(err, NSDAE_INVALID_INPUT,
+                                   "%s: only pure LCPs (every row a complementarity row) are accepted", who);
+    return NSDAE_OK;
+}
+
 nsdae_status lcp_std_build(const nsdae_mlcp *p, lcp_arena *ar, lcp_std *s, nsdae_error *err)
 {
     int N = p->size, n = 0, m = 0;

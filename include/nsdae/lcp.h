@@ -87,6 +87,24 @@ nsdae_status nsdae_lcp_solve_pivot_ws(nsdae_lcp_pivot_ws *ws, const nsdae_mlcp *
                                       nsdae_error *err);
 nsdae_lcp_pivot_stats nsdae_lcp_pivot_ws_stats(const nsdae_lcp_pivot_ws *ws);
 
+/* ---- one solution of any LCP, warm: Lemke's method ------------------------------------ */
+
+/* For a pure LCP without the structure block pivoting needs (not symmetric, not positive
+ * definite: the facet form of a 2-D friction problem), solved many times by one caller. Lemke's
+ * complementary pivoting from the artificial start with a lexicographic ratio test (degenerate
+ * rows, q_i = 0, do not cycle), the final basis re-solved by LU; the point passes the per-row
+ * check (nsdae_mlcp_row_violation) before it is returned. NO_SOLUTION when Lemke ends on a ray
+ * (for a copositive-plus M: the LCP has no solution; otherwise it proves nothing), reaches its
+ * pivot limit, or the check refuses the point: nothing else is tried, the caller chooses its
+ * fallback (nsdae_lcp_solve_siconos, which allocates). Cost O(N^2) a pivot, at most about
+ * NSDAE_LEMKE_MAX_PIVOTS_FACTOR N pivots. Nothing allocated for a size up to the workspace's
+ * capacity (above it the workspace grows once). Not thread safe: one workspace per thread. */
+typedef struct nsdae_lcp_lemke_ws nsdae_lcp_lemke_ws;
+nsdae_status nsdae_lcp_lemke_ws_create(int capacity, nsdae_lcp_lemke_ws **out, nsdae_error *err);
+void nsdae_lcp_lemke_ws_destroy(nsdae_lcp_lemke_ws *ws);   /* NULL is a no-op */
+nsdae_status nsdae_lcp_solve_lemke_ws(nsdae_lcp_lemke_ws *ws, const nsdae_mlcp *p, double *z, double *w,
+                                      nsdae_error *err);
+
 /* ---- every solution ------------------------------------------------------------------- */
 
 /* The solution set of an MLCP is a finite union of polyhedral pieces. A piece is either a point

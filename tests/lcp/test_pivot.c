@@ -1,7 +1,9 @@
 /* Block principal pivoting (lcp/pivot.c) against enumeration: a positive definite LCP has exactly
  * one solution, so the enumerator's single point (lcp/enumerate.c, an independent solver) is the
  * answer, for every starting guess. Where pivoting must not answer (M not positive definite, not
- * symmetric) the call falls back to Lemke, says so in its counts, and still answers right. */
+ * symmetric) the call falls back to Lemke, says so in its counts, and still answers right.
+ * Lemke on a kept workspace (lcp/lemke_ws.c) against enumeration too, on P-matrices that are not
+ * symmetric (one solution), and on problems it must refuse. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <nsdae/lcp.h>
@@ -122,4 +124,52 @@ Test(pivot, a_tridiagonal_column_is_solved_in_band_storage)
         cr_assert(fabs(z[c] - (n - c) * hg) <= 1e-12 * n * hg, "P[%d] = %.17g, want %.17g", c, z[c], (n - c) * hg);
     cr_assert_eq(nsdae_lcp_pivot_ws_stats(ws).fallbacks, 0);
     nsdae_lcp_pivot_ws_destroy(ws);
+}
+
+Test(lemke_ws, random_unsymmetric_p_matrices_match_enumeration)
+{
+    uint64_t seed = 0x1e3e5eedULL;
+    nsdae_lcp_lemke_ws *ws = NULL;
+    nsdae_error e;
+    cr_assert_eq(nsdae_lcp_lemke_ws_create(4, &ws, &e), NSDAE_OK); /* grows past 4 on demand */
+    for (int trial = 0; trial < 60; trial++) {
+        const int n = 2 + trial % (NMAX - 1);
+        double B[NMAX * NMAX], S[NMAX * NMAX], M[NMAX * NMAX], q[NMAX], z[NMAX], w[NMAX], ref[NMAX];
+        for (int k = 0; k < n * n; k++) {
+            B[k] = xorshift_uniform(&seed);
+            S[k] = xorshift_uniform(&seed);
+        }
+        /* M = B B^T + n I / 10 + S - S^T: its symmetric part is positive definite, so M is a P-matrix */
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) {
+                double s = (i == j ? 0.1 * n : 0) + S[i + j * n] - S[j + i * n];
+                for (int k = 0; k < n; k++) s += B[i + k * n] * B[j + k * n];
+                M[i + j * n] = s;
+            }
+        for (int i = 0; i < n; i++) q[i] = trial % 4 == 0 && i % 2 ? 0 : xorshift_uniform(&seed); /* some degenerate */
+        nsdae_mlcp p = {n, M, q, NULL, NULL, NULL};
+        enumerated(&p, ref);
+        cr_assert_eq(nsdae_lcp_solve_lemke_ws(ws, &p, z, w, &e), NSDAE_OK, "trial %d: %s", trial, e.message);
+        assert_close(n, z, ref);
+        cr_assert(nsdae_mlcp_row_violation(&p, z) <= NSDAE_TOL_RESIDUAL);
+    }
+    nsdae_lcp_lemke_ws_destroy(ws);
+}
+
+Test(lemke_ws, no_solution_and_other_kinds_are_refused)
+{
+    nsdae_lcp_lemke_ws *ws = NULL;
+    nsdae_error e;
+    cr_assert_eq(nsdae_lcp_lemke_ws_create(2, &ws, &e), NSDAE_OK);
+    /* w = -z - 1 >= 0 has no z >= 0: Lemke ends on a ray */
+    const double N[4] = {-1, 0, 0, -1}, qn[2] = {-1, -1};
+    double z[2], w[2];
+    nsdae_mlcp p = {2, N, qn, NULL, NULL, NULL};
+    cr_assert_eq(nsdae_lcp_solve_lemke_ws(ws, &p, z, w, &e), NSDAE_NO_SOLUTION);
+    const nsdae_row_kind kind[2] = {NSDAE_ROW_EQUALITY, NSDAE_ROW_COMPLEMENTARITY};
+    p = (nsdae_mlcp){2, N, qn, kind, NULL, NULL};
+    cr_assert_eq(nsdae_lcp_solve_lemke_ws(ws, &p, z, w, &e), NSDAE_INVALID_INPUT);
+    cr_assert_eq(nsdae_lcp_solve_lemke_ws(NULL, &p, z, w, &e), NSDAE_INVALID_INPUT);
+    nsdae_lcp_lemke_ws_destroy(ws);
+    nsdae_lcp_lemke_ws_destroy(NULL);
 }
