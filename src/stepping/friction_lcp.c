@@ -17,8 +17,9 @@
  * three contacts it returned, about one time in four, a point with entries of 1e15 whose
  * violation of the LCP is 1 absolute but 1e-15 relative to that point, which a relative check
  * accepts. So every answer is checked here on the contact laws, in the scale of the data (q and
- * the diagonal of W), and the next method is tried when it fails: Lemke, Siconos' MLCP
- * enumeration, then the complementarity layer's exhaustive enumeration (every point checked). */
+ * the diagonal of W), and the next method is tried when it fails: the complementarity layer's
+ * Lemke on the run's workspace (nothing allocated), then, counted as a fallback, Siconos' Lemke,
+ * Siconos' MLCP enumeration and the layer's exhaustive enumeration (every point checked). */
 #include "stepping/friction_lcp.h"
 
 #include <nsdae/lcp.h>
@@ -26,6 +27,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The LCP of the facet form in the unknowns z = (P_n [m], P_t+ [f], P_t- [f], beta [f]). */
 static void build(int m, int f, const int *normal_of, const double *mu, const double *W, const double *q, double *M,
@@ -161,37 +163,90 @@ static nsdae_status enumerate(const nsdae_mlcp *p, int m, int f, const int *norm
     return st;
 }
 
-nsdae_status friction_lcp_solve(int m, int f, const int *normal_of, const double *mu, const double *W, const double *q,
-                                double *P, double *u, double *residual, nsdae_error *err)
+int friction_lcp_ws_init(friction_lcp_ws *ws, int rows, nsdae_error *err)
+{
+    memset(ws, 0, sizeof *ws);
+    /* r = m + f rows with f <= m: at most m + 3 f <= 2 r unknowns */
+    const size_t N = 2 * (size_t)(rows > 0 ? rows : 1);
+    ws->cap = (int)N;
+    ws->M = malloc(N * N * sizeof *ws->M);
+    ws->q = malloc(N * sizeof *ws->q);
+    ws->z = malloc(N * sizeof *ws->z);
+    ws->w = malloc(N * sizeof *ws->w);
+    if (!ws->M || !ws->q || !ws->z || !ws->w) {
+        nsdae_error_set(err, NSDAE_NOMEM, "friction LCP: out of memory for %d rows", rows);
+        return -1;
+    }
+    return nsdae_lcp_lemke_ws_create((int)N, &ws->lemke, err) == NSDAE_OK ? 0 : -1;
+}
+
+void friction_lcp_ws_free(friction_lcp_ws *ws)
+{
+    free(ws->M);
+    free(ws->q);
+    free(ws->z);
+    free(ws->w);
+    nsdae_lcp_lemke_ws_destroy(ws->lemke);
+    memset(ws, 0, sizeof *ws);
+}
+
+/* P from the facet unknowns z, and the laws' residual at it. */
+static double answer(int m, int f, const int *normal_of, const double *mu, const double *W, const double *q,
+                     const double *z, double *P, double *u)
+{
+    for (int i = 0; i < m; i++) P[i] = z[i];
+    for (int k = 0; k < f; k++) P[m + k] = z[m + k] - z[m + f + k];
+    return law_residual(m, f, normal_of, mu, W, q, P, u);
+}
+
+/* The fallbacks, in order, each answer checked on the laws: Siconos' Lemke, Siconos' MLCP
+ * enumeration, the layer's exhaustive enumeration. They allocate. */
+static nsdae_status fallback(const nsdae_mlcp *p, int m, int f, const int *normal_of, const double *mu,
+                             const double *W, const double *q, double tol, double *z, double *w, double *P, double *u,
+                             double *residual, nsdae_error *err)
+{
+    static const char *const solvers[] = {"lemke", "enum"};
+    nsdae_status st = NSDAE_NO_SOLUTION;
+    for (int s = 0; s < 2 && st != NSDAE_OK; s++) {
+        st = nsdae_lcp_solve_siconos(p, solvers[s], z, w, err);
+        if (st == NSDAE_NOMEM) return st;
+        if (st != NSDAE_OK) continue;
+        *residual = answer(m, f, normal_of, mu, W, q, z, P, u);
+        if (*residual > tol) st = NSDAE_NO_SOLUTION;
+    }
+    if (st != NSDAE_OK) st = enumerate(p, m, f, normal_of, mu, W, q, tol, z, P, u, residual, err);
+    return st;
+}
+
+nsdae_status friction_lcp_solve_ws(friction_lcp_ws *ws, int m, int f, const int *normal_of, const double *mu,
+                                   const double *W, const double *q, double *P, double *u, double *residual,
+                                   nsdae_error *err)
 {
     if (m == 1 && f == 1 && one_contact(mu[0], W, q, P)) {
         *residual = law_residual(m, f, normal_of, mu, W, q, P, u);
         return NSDAE_OK;
     }
     const int N = m + 3 * f;
-    double *M = malloc((size_t)N * N * sizeof *M), *qq = malloc((size_t)N * sizeof *qq);
-    double *z = malloc((size_t)N * sizeof *z), *w = malloc((size_t)N * sizeof *w);
-    nsdae_status st = NSDAE_OK;
-    if (!M || !qq || !z || !w) {
-        st = nsdae_error_set(err, NSDAE_NOMEM, "friction LCP: out of memory");
-        goto done;
-    }
-    build(m, f, normal_of, mu, W, q, M, qq);
-    nsdae_mlcp p = {N, M, qq, NULL, NULL, NULL};
+    if (N > ws->cap)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "friction LCP: %d unknowns, the workspace holds %d", N,
+                               ws->cap);
+    build(m, f, normal_of, mu, W, q, ws->M, ws->q);
+    nsdae_mlcp p = {N, ws->M, ws->q, NULL, NULL, NULL};
     const double tol = law_tolerance(m + f, W, q);
-    static const char *const solvers[] = {"lemke", "enum"};
-    st = NSDAE_NO_SOLUTION;
-    for (int s = 0; s < 2 && st != NSDAE_OK; s++) {
-        st = nsdae_lcp_solve_siconos(&p, solvers[s], z, w, err);
-        if (st == NSDAE_NOMEM) goto done;
-        if (st != NSDAE_OK) continue;
-        for (int i = 0; i < m; i++) P[i] = z[i];
-        for (int k = 0; k < f; k++) P[m + k] = z[m + k] - z[m + f + k];
-        *residual = law_residual(m, f, normal_of, mu, W, q, P, u);
-        if (*residual > tol) st = NSDAE_NO_SOLUTION;
-    }
-    if (st != NSDAE_OK) st = enumerate(&p, m, f, normal_of, mu, W, q, tol, z, P, u, residual, err);
-done:
-    free(M); free(qq); free(z); free(w);
+    ws->solves++;
+    nsdae_status st = nsdae_lcp_solve_lemke_ws(ws->lemke, &p, ws->z, ws->w, err);
+    if (st == NSDAE_OK && (*residual = answer(m, f, normal_of, mu, W, q, ws->z, P, u)) <= tol) return NSDAE_OK;
+    if (st == NSDAE_NOMEM) return st;
+    ws->fallbacks++;
+    return fallback(&p, m, f, normal_of, mu, W, q, tol, ws->z, ws->w, P, u, residual, err);
+}
+
+nsdae_status friction_lcp_solve(int m, int f, const int *normal_of, const double *mu, const double *W, const double *q,
+                                double *P, double *u, double *residual, nsdae_error *err)
+{
+    friction_lcp_ws ws;
+    nsdae_status st = friction_lcp_ws_init(&ws, m + f, err) == 0 ? NSDAE_OK : NSDAE_NOMEM;
+    if (st == NSDAE_OK) st = friction_lcp_solve_ws(&ws, m, f, normal_of, mu, W, q, P, u, residual, err);
+    friction_lcp_ws_free(&ws);
     return st;
 }

@@ -90,6 +90,7 @@ typedef struct mj_work {
     double *M;                   /* implicit forces: n x n, the iteration matrix W, then its LU */
     lapack_int *ipiv;            /* implicit forces: n, the LU pivots of W */
     nsdae_lcp_pivot_ws *pivot;   /* the contact LCP solver's workspace, of capacity rows */
+    friction_lcp_ws fric;        /* friction: the facet LCP's workspace, for rows reaction components */
     double *chk;                 /* the per-row check's scratch, NSDAE_MLCP_CHECK_SCRATCH(rows) */
 } mj_work;
 
@@ -101,6 +102,7 @@ static void work_free(mj_work *w)
     free(w->Ga); free(w->T); free(w->Pt); free(w->mu); free(w->normal_of); free(w->J); free(w->ipiv);
     free(w->chk);
     nsdae_lcp_pivot_ws_destroy(w->pivot);
+    friction_lcp_ws_free(&w->fric);
     mass_factor_free(&w->Mf);
     mass_columns_free(&w->Mc);
     contact_rows_free(&w->G);
@@ -142,10 +144,11 @@ static int work_init(mj_work *w, const nsdae_lagrangian *s)
     w->chk = malloc(NSDAE_MLCP_CHECK_SCRATCH(C) * sizeof(double));
     nsdae_error e2;
     int pivot = nsdae_lcp_pivot_ws_create((int)C, &w->pivot, &e2) == NSDAE_OK;
+    int fric = !frictional || friction_lcp_ws_init(&w->fric, w->rows, &e2) == 0;
     int rows = nc > 0 ? contact_rows_init(&w->G, s, &e2) == NSDAE_OK : 1;
     int mass = mass_columns_init(&w->Mc, s, &e2) == NSDAE_OK;
     for (int c = 0; w->pos && c < nc; c++) w->pos[c] = -1;
-    return pivot && rows && mass && w->chk && w->q && w->v && w->q1 && w->v1 && w->F0 && w->F1 && w->rhs && w->g && w->Gv &&
+    return pivot && fric && rows && mass && w->chk && w->q && w->v && w->q1 && w->v1 && w->F0 && w->F1 && w->rhs && w->g && w->Gv &&
            (w->X || !(w->dense || banded)) && w->W && w->qa && w->Pa && w->wa && w->P && w->Pt && w->active && w->idx && w->pos &&
            (!w->dense || w->Ga) && (!frictional || (w->T && w->mu && w->normal_of)) &&
            (!implicit || (w->M && w->J && w->ipiv));
@@ -263,7 +266,7 @@ static nsdae_status impact_step_dense(const nsdae_lagrangian *s, mj_work *w, int
     nsdae_status st;
     if (r > m) {
         /* checked there on the Newton and Coulomb laws, in the data's scale */
-        st = friction_lcp_solve(m, r - m, w->normal_of, w->mu, w->W, w->qa, w->Pa, w->wa, &res, err);
+        st = friction_lcp_solve_ws(&w->fric, m, r - m, w->normal_of, w->mu, w->W, w->qa, w->Pa, w->wa, &res, err);
     } else {
         st = contact_lcp_solve(w->pivot, m, w->W, w->qa, w->Pa, w->wa, err);
         /* accepted row by row, whichever way it was solved, before the step is written */
@@ -489,6 +492,8 @@ done:;
     sum.lcp_solves = ps.calls;
     sum.lcp_pivots = ps.iterations;
     sum.lcp_fallbacks = ps.fallbacks;
+    sum.friction_solves = w.fric.solves;
+    sum.friction_fallbacks = w.fric.fallbacks;
     if (q_end) memcpy(q_end, w.q, (size_t)s->ndof * sizeof(double));
     if (v_end) memcpy(v_end, w.v, (size_t)s->ndof * sizeof(double));
     if (summary) *summary = sum;

@@ -187,3 +187,63 @@ Test(friction, energy_never_increases_with_e_zero)
     nsdae_lagrangian_destroy(ball);
     nsdae_lagrangian_destroy(block);
 }
+
+/* Two frictional contacts active together: a bar lying on its two ends, tied to a wall by a spring
+ * (tests/contact/models/bar_on_two_feet.nsm), every step a facet LCP of two contacts. By symmetry
+ * it stays flat on the ground (y = th = 0: a contact opened for a step by round-off would drop it
+ * by g h^2 / 2 = 5e-6), the ends share the weight, and the friction totals mu m g while it slides:
+ * the oscillator of examples/coulomb_friction.nsm (m = 1, k = 10, Fc = mu m g = 2.943), whose
+ * closed form gives x = 2 Fc / k - x0 = -0.4114 at t = pi / sqrt(k / m), then the stick at
+ * x0 - 4 Fc / k = -0.1772 from t = 2 pi / sqrt(k / m) on. Sticking, the split of the friction
+ * between the ends is not unique: only the laws and the totals are checked. */
+typedef struct bar_probe {
+    double xmin, tmin, worst_flat, worst_weight, worst_cone;
+    long both_active;
+} bar_probe;
+
+static int on_bar_step(const nsdae_contact_record *r, void *ctx)
+{
+    bar_probe *b = ctx;
+    if (r->k == 0) return 0;
+    const double h = 1e-3, mu = 0.3, pn = r->P[0] + r->P[1], pt = r->Pt[0] + r->Pt[1];
+    if (r->q[0] < b->xmin) {
+        b->xmin = r->q[0];
+        b->tmin = r->t;
+    }
+    b->worst_flat = fmax(b->worst_flat, fmax(fabs(r->q[1]), fabs(r->q[2])));
+    b->worst_weight = fmax(b->worst_weight, fabs(pn - G * h));
+    for (int c = 0; c < 2; c++) b->worst_cone = fmax(b->worst_cone, fabs(r->Pt[c]) - mu * r->P[c]);
+    /* sliding (the bar moves): the friction is the cone's edge, against the velocity */
+    if (fabs(r->v[0]) > 1e-6) b->worst_cone = fmax(b->worst_cone, fabs(pt + copysign(mu * pn, r->v[0])));
+    b->both_active += r->active[0] && r->active[1];
+    return 0;
+}
+
+Test(friction, bar_on_two_feet_is_the_coulomb_oscillator)
+{
+    nsdae_lagrangian *s = lag_file(NSDAE_SOURCE_DIR "/tests/contact/models/bar_on_two_feet.nsm", NULL, 0);
+    nsdae_moreau_options o;
+    nsdae_moreau_defaults(&o);
+    o.theta = 0.5;
+    o.stop = 3.0;
+    o.nsteps = 3000;
+    bar_probe b = {INFINITY, 0, 0, 0, 0, 0};
+    double q[3], v[3];
+    nsdae_error err = {0};
+    nsdae_moreau_summary sum;
+    cr_assert_eq(nsdae_moreau_run(s, &o, on_bar_step, &b, q, v, &sum, &err), NSDAE_OK, "%s", err.message);
+    const double Fc = 0.3 * G, k = 10.0, w = sqrt(k);
+    cr_expect_eq(b.both_active, 3000, "both ends in contact at every step: %ld", b.both_active);
+    cr_expect(b.worst_flat < 1e-9, "the bar left the ground or tilted: %g", b.worst_flat);
+    cr_expect(b.worst_weight < 1e-12, "the ends carry m g h + %g", b.worst_weight);
+    cr_expect(b.worst_cone < 1e-12, "Coulomb's law violated by %g", b.worst_cone);
+    cr_expect(fabs(b.xmin - (2.0 * Fc / k - 1.0)) < 1e-3, "x_min = %.17g, closed form %.17g", b.xmin,
+              2.0 * Fc / k - 1.0);
+    cr_expect(fabs(b.tmin - acos(-1.0) / w) <= 2e-3, "x_min at t = %.6f, closed form %.6f", b.tmin, acos(-1.0) / w);
+    cr_expect(fabs(q[0] - (1.0 - 4.0 * Fc / k)) < 1e-3 && fabs(v[0]) < 1e-9, "x(T) = %.17g, v = %g, stick at %.17g",
+              q[0], v[0], 1.0 - 4.0 * Fc / k);
+    /* every step's facet LCP by the layer's Lemke, none by a fallback */
+    cr_expect_eq(sum.friction_solves, 3000);
+    cr_expect_eq(sum.friction_fallbacks, 0);
+    nsdae_lagrangian_destroy(s);
+}
