@@ -32,6 +32,8 @@ struct nsdae_lcp_pivot_ws {
     double *terms;    /* cap: each row's |q_i| + sum |M_ij z_j|, the scale of its rounding */
     double *chk;      /* NSDAE_MLCP_CHECK_SCRATCH(cap) */
     int *F, *isfree;  /* cap: the free rows in increasing order; per row 1 when free */
+    lcp_arena ar;     /* the fallback's Lemke workspace, of capacity cap */
+    lcp_lemke_ws lemke;
     nsdae_lcp_pivot_stats stats;
 };
 
@@ -44,6 +46,7 @@ static void ws_release(nsdae_lcp_pivot_ws *ws)
     free(ws->chk);
     free(ws->F);
     free(ws->isfree);
+    lcp_arena_free(&ws->ar);
 }
 
 static int reserve(nsdae_lcp_pivot_ws *ws, int n)
@@ -59,7 +62,8 @@ static int reserve(nsdae_lcp_pivot_ws *ws, int n)
     ws->chk = malloc(sizeof(double) * NSDAE_MLCP_CHECK_SCRATCH(N));
     ws->F = malloc(sizeof(int) * N);
     ws->isfree = malloc(sizeof(int) * N);
-    if (!ws->L || !ws->x || !ws->w || !ws->terms || !ws->chk || !ws->F || !ws->isfree) {
+    if (!ws->L || !ws->x || !ws->w || !ws->terms || !ws->chk || !ws->F || !ws->isfree ||
+        lcp_lemke_ws_init(&ws->lemke, n, &ws->ar) != 0) {
         ws_release(ws);
         memset(ws, 0, offsetof(nsdae_lcp_pivot_ws, stats));
         return -1;
@@ -91,7 +95,7 @@ void nsdae_lcp_pivot_ws_destroy(nsdae_lcp_pivot_ws *ws)
 
 nsdae_lcp_pivot_stats nsdae_lcp_pivot_ws_stats(const nsdae_lcp_pivot_ws *ws)
 {
-    return ws ? ws->stats : (nsdae_lcp_pivot_stats){0, 0, 0};
+    return ws ? ws->stats : (nsdae_lcp_pivot_stats){0, 0, 0, 0};
 }
 
 /* Symmetric to rounding and with a positive diagonal: the Cholesky of the lower triangle then
@@ -247,6 +251,14 @@ nsdae_status nsdae_lcp_solve_pivot_ws(nsdae_lcp_pivot_ws *ws, const nsdae_mlcp *
         lcp_caller_w(p, z, w);
         return NSDAE_OK;
     }
+    /* Lemke on the workspace first (dependent contacts, a singular W: every step of a resting
+     * body on three coplanar feet), Siconos' (which allocates) when it fails */
     ws->stats.fallbacks++;
+    if (lcp_lemke(p->size, p->M, p->q, z, &ws->lemke) == 0 &&
+        nsdae_mlcp_row_violation_scratch(p, z, ws->chk) <= NSDAE_TOL_RESIDUAL) {
+        lcp_caller_w(p, z, w);
+        return NSDAE_OK;
+    }
+    ws->stats.siconos++;
     return nsdae_lcp_solve_siconos(p, "lemke", z, w, err);
 }

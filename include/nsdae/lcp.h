@@ -73,13 +73,15 @@ nsdae_status nsdae_lcp_solve_siconos(const nsdae_mlcp *p, const char *solver, do
  * 100-bead column, impacts running through the stack: 3.8 iterations a solve). The point passes the per-row
  * check (nsdae_mlcp_row_violation) before it is returned. When it cannot (a principal system not
  * positive definite, M not symmetric, no convergence within 2 size + 10 iterations, or the check
- * refuses the point), the call falls back to nsdae_lcp_solve_siconos("lemke"), which allocates, and
- * counts it. Otherwise nothing is allocated for a size up to the workspace's capacity. Not thread
- * safe: one workspace per thread. */
+ * refuses the point), the call falls back to Lemke's method on the workspace (as
+ * nsdae_lcp_solve_lemke_ws), then, when that fails too, to nsdae_lcp_solve_siconos("lemke"), which
+ * allocates, and counts both. Otherwise nothing is allocated for a size up to the workspace's
+ * capacity. Not thread safe: one workspace per thread. */
 typedef struct nsdae_lcp_pivot_ws nsdae_lcp_pivot_ws;
 typedef struct nsdae_lcp_pivot_stats {
     long calls, iterations;  /* solves, and pivoting iterations over them */
-    long fallbacks;          /* calls answered by Siconos' Lemke */
+    long fallbacks;          /* calls answered by Lemke instead (the workspace's, or Siconos') */
+    long siconos;            /* of them, by Siconos' Lemke */
 } nsdae_lcp_pivot_stats;
 nsdae_status nsdae_lcp_pivot_ws_create(int capacity, nsdae_lcp_pivot_ws **out, nsdae_error *err);
 void nsdae_lcp_pivot_ws_destroy(nsdae_lcp_pivot_ws *ws);   /* NULL is a no-op */

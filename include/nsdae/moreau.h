@@ -55,7 +55,8 @@ typedef struct nsdae_moreau_summary {
     double h;                /* nominal step */
     long lcp_solves;         /* LCPs of two or more contacts given to the pivoting solver (lcp.h) */
     long lcp_pivots;         /* its pivoting iterations over them */
-    long lcp_fallbacks;      /* of them, answered by Siconos' Lemke instead (lcp.h: when and why) */
+    long lcp_fallbacks;      /* of them, answered by Lemke instead (lcp.h: when and why) */
+    long lcp_siconos;        /* of those, by Siconos' Lemke (the only ones that allocate) */
     long friction_solves;    /* contact problems with friction solved as an LCP (two or more active contacts,
                                 or one outside the closed form's cases) by the layer's Lemke (lcp.h) */
     long friction_fallbacks; /* of them, answered by Siconos' Lemke or ENUM or the enumeration instead */

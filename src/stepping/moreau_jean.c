@@ -492,6 +492,7 @@ done:;
     sum.lcp_solves = ps.calls;
     sum.lcp_pivots = ps.iterations;
     sum.lcp_fallbacks = ps.fallbacks;
+    sum.lcp_siconos = ps.siconos;
     sum.friction_solves = w.fric.solves;
     sum.friction_fallbacks = w.fric.fallbacks;
     if (q_end) memcpy(q_end, w.q, (size_t)s->ndof * sizeof(double));

@@ -8,7 +8,9 @@
  * backtrace of each counted call (how the sources were found), NSDAE_ALLOC_BEADS=N another height.
  * The same holds on the dense path of friction and implicit forces: a bar on two frictional feet
  * (a facet LCP every step, with and without a spring read implicitly) and the woodpecker (one
- * frictional contact at a time, an implicit spring).
+ * frictional contact at a time, an implicit spring); without friction, the bar exercises the
+ * dense path of implicit forces with a contact LCP of two rows; on three feet, dependent contacts
+ * (a singular W, answered by Lemke on the pivoting workspace).
  *
  * Not measurable under AddressSanitizer, which replaces the allocator with its own (these
  * definitions would hand it blocks it does not know): the test says so and is skipped there. */
@@ -19,6 +21,7 @@
 #include <nsdae/translate_lagrangian.h>
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +43,8 @@
 SKIPPED(bead_column_allocates_nothing_per_step_once_warm)
 SKIPPED(bar_on_two_feet_friction_implicit_allocates_nothing_once_warm)
 SKIPPED(bar_on_two_feet_friction_explicit_allocates_nothing_once_warm)
+SKIPPED(bar_on_two_feet_frictionless_implicit_allocates_nothing_once_warm)
+SKIPPED(bar_on_three_feet_dependent_contacts_allocate_nothing_once_warm)
 SKIPPED(woodpecker_allocates_nothing_per_step_once_warm)
 #else
 static volatile int counting, tracing, in_trace;
@@ -197,20 +202,29 @@ Test(warm_allocations, bead_column_allocates_nothing_per_step_once_warm)
     expect_none("bead column", &w);
 }
 
-/* Friction with two contacts active together, every step a facet LCP (stepping/friction_lcp.c)
- * solved by the layer's Lemke on the run's workspace (tests/contact/models/bar_on_two_feet.nsm);
- * both feet stay on the ground, so every step of the window has the two. */
-static void bar_on_two_feet(const param *p, int np, long from, long to, int implicit)
+/* A bar lying on two feet (tests/contact/models/bar_on_two_feet.nsm): both stay on the ground, so
+ * every step of the window has the two contacts. With friction each step is a facet LCP
+ * (stepping/friction_lcp.c) solved by the layer's Lemke on the run's workspace; without, the
+ * contact LCP of the dense path (the pivoting solver). */
+static void bar_on_two_feet(const param *p, int np, long from, long to, int implicit, int frictional)
 {
     trace_from_env();
     run_info ri;
     window w = count_window(MODELS "bar_on_two_feet.nsm", p, np, from, to, 1e-3, &ri);
-    cr_assert(ri.frictional && ri.implicit == implicit, "frictional %d, implicit %d (expected %d)", ri.frictional,
-              ri.implicit, implicit);
+    cr_assert(ri.frictional == frictional && ri.implicit == implicit, "frictional %d, implicit %d (expected %d, %d)",
+              ri.frictional, ri.implicit, frictional, implicit);
     cr_assert_eq(w.lcp_steps, to - from, "every step of the window must have both feet active (%ld)", w.lcp_steps);
-    cr_assert_geq(ri.sum.friction_solves, to, "friction LCPs solved: %ld", ri.sum.friction_solves);
-    cr_expect_eq(ri.sum.friction_fallbacks, 0, "%ld friction LCPs fell back to Siconos", ri.sum.friction_fallbacks);
-    expect_none(implicit ? "bar on two feet, k = 10" : "bar on two feet, k = 0", &w);
+    if (frictional) {
+        cr_assert_geq(ri.sum.friction_solves, to, "friction LCPs solved: %ld", ri.sum.friction_solves);
+        cr_expect_eq(ri.sum.friction_fallbacks, 0, "%ld friction LCPs fell back to Siconos", ri.sum.friction_fallbacks);
+    } else {
+        cr_assert_geq(ri.sum.lcp_solves, to - 1, "contact LCPs solved: %ld", ri.sum.lcp_solves);
+        cr_expect_eq(ri.sum.lcp_fallbacks, 0, "%ld contact LCPs fell back to Siconos", ri.sum.lcp_fallbacks);
+    }
+    char what[80];
+    snprintf(what, sizeof what, "bar on two feet, %s forces, %s", implicit ? "implicit" : "explicit",
+             frictional ? "friction" : "frictionless");
+    expect_none(what, &w);
 }
 
 /* With the spring (k = 10) the forces read the state, so the iteration matrix path runs too; the
@@ -218,7 +232,7 @@ static void bar_on_two_feet(const param *p, int np, long from, long to, int impl
  * LCPs of resting contacts with zero tangential velocity and a friction split that is not unique. */
 Test(warm_allocations, bar_on_two_feet_friction_implicit_allocates_nothing_once_warm)
 {
-    bar_on_two_feet(NULL, 0, 1000, 2500, 1);
+    bar_on_two_feet(NULL, 0, 1000, 2500, 1, 1);
 }
 
 /* Without the spring (forces constant: explicit), launched at v0 = 2: it slides to rest at
@@ -226,7 +240,31 @@ Test(warm_allocations, bar_on_two_feet_friction_implicit_allocates_nothing_once_
 Test(warm_allocations, bar_on_two_feet_friction_explicit_allocates_nothing_once_warm)
 {
     const param p[] = {{"k", 0.0}, {"x0", 0.0}, {"v0", 2.0}};
-    bar_on_two_feet(p, 3, 300, 1300, 0);
+    bar_on_two_feet(p, 3, 300, 1300, 0, 1);
+}
+
+/* Implicit forces without friction: the dense path's contact LCP of two rows every step. */
+Test(warm_allocations, bar_on_two_feet_frictionless_implicit_allocates_nothing_once_warm)
+{
+    const param p[] = {{"mu", 0.0}};
+    bar_on_two_feet(p, 1, 1000, 2000, 1, 0);
+}
+
+/* Dependent contacts (tests/contact/models/bar_on_three_feet.nsm, frictionless: W of rank 2 for
+ * three rows): block pivoting cannot answer, and Lemke on the pivoting workspace does, every step,
+ * with nothing allocated (Siconos' Lemke, which allocates, is not reached). */
+Test(warm_allocations, bar_on_three_feet_dependent_contacts_allocate_nothing_once_warm)
+{
+    trace_from_env();
+    run_info ri;
+    window w = count_window(MODELS "bar_on_three_feet.nsm", NULL, 0, 1000, 2000, 1e-3, &ri);
+    cr_assert(!ri.implicit && !ri.frictional);
+    cr_assert_eq(w.max_active, 3);
+    cr_assert_eq(w.lcp_steps, 1000, "every step of the window must have the three feet active (%ld)", w.lcp_steps);
+    cr_assert_geq(ri.sum.lcp_fallbacks, 1000, "block pivoting answered a singular W? (%ld fallbacks)",
+                  ri.sum.lcp_fallbacks);
+    cr_expect_eq(ri.sum.lcp_siconos, 0, "%ld contact LCPs went on to Siconos' Lemke", ri.sum.lcp_siconos);
+    expect_none("bar on three feet", &w);
 }
 
 /* examples/woodpecker.nsm: three frictional contacts, one active at a time (the closed form of
