@@ -63,6 +63,19 @@
                                                T = 10), so their times are accurate enough to sum */
 #define NSDAE_EVENTS_ZENO_RATIO_TOL 1e-3    /* accumulation: successive interval ratios agree to this */
 #define NSDAE_EVENTS_PROBE 1e-7             /* mode-selection probe step, relative to (stop - t0) */
+#define NSDAE_EVENTS_SPARSE_MIN 200         /* MLCS unknowns from which IDA solves with KLU by default */
+
+/* IDA's Newton matrix for an MLCS: dense LU (LAPACK), or KLU (SuiteSparse) on the union of its
+ * modes' nonzeros, whose residual, Jacobian and index test then cost O(nonzeros), not O(n^2) and
+ * O(n^3): a 1000-node diode ladder has 3000 unknowns and about 10 000 nonzeros. AUTO: KLU from
+ * NSDAE_EVENTS_SPARSE_MIN unknowns, below that dense (the size at which the event-driven oracles
+ * were validated, and where LAPACK is as fast). The mode-selection MLCP and the restart at an event
+ * stay dense (lcp.h's minimal-norm solver takes dense data): O(n^3) per event. */
+typedef enum nsdae_events_linsol {
+    NSDAE_EVENTS_LINSOL_AUTO = 0,
+    NSDAE_EVENTS_LINSOL_DENSE,
+    NSDAE_EVENTS_LINSOL_SPARSE
+} nsdae_events_linsol;
 
 typedef struct nsdae_events_options {
     double t0, stop;         /* integrate on [t0, stop] */
@@ -73,6 +86,7 @@ typedef struct nsdae_events_options {
     int stop_at_accumulation;/* 1: an accumulation point ends the run (NSDAE_LIMIT, message says where);
                                 0 (default): the run goes on in the limit mode (contacts closed) */
     double probe;            /* mode-selection probe step; <= 0: NSDAE_EVENTS_PROBE * (stop - t0) */
+    nsdae_events_linsol linsol; /* IDA's linear solver for an MLCS (contact systems: dense) */
 } nsdae_events_options;
 
 void nsdae_events_defaults(nsdae_events_options *o);

@@ -199,7 +199,7 @@ nsdae_status nsdae_events_run_contact(const nsdae_lagrangian *s, const nsdae_eve
     st = contact_alloc(&cp, err);
     if (!st) {
         ed_problem p = {cp.n, cp.nc, &cp, contact_residual, NULL, contact_roots, contact_mode_setup, NULL,
-                        contact_event, contact_row, contact_label, NULL};
+                        contact_event, contact_row, contact_label, NULL, 0, NULL};   /* dense LU */
         st = ed_run(&p, &cp.o, sum, err);
     }
     sum->modes_visited = cp.modes.n;

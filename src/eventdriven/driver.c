@@ -13,7 +13,9 @@
 #include <string.h>
 #include <sundials/sundials_context.h>
 #include <sunlinsol/sunlinsol_dense.h>
+#include <sunlinsol/sunlinsol_klu.h>
 #include <sunmatrix/sunmatrix_dense.h>
+#include <sunmatrix/sunmatrix_sparse.h>
 
 typedef struct driver {
     const ed_problem *p;
@@ -39,7 +41,11 @@ static int jac_fn(realtype t, realtype cj, N_Vector z, N_Vector zp, N_Vector r, 
 {
     (void)z, (void)zp, (void)r, (void)t1, (void)t2, (void)t3;
     const ed_problem *p = user;
-    p->jacobian(t, cj, SUNDenseMatrix_Data(J), p->self);  /* dense data is column-major n x n */
+    if (p->nnz > 0)
+        p->jacobian_csc(t, cj, SUNSparseMatrix_IndexPointers(J), SUNSparseMatrix_IndexValues(J), SUNSparseMatrix_Data(J),
+                        p->self);
+    else
+        p->jacobian(t, cj, SUNDenseMatrix_Data(J), p->self);  /* dense data is column-major n x n */
     return 0;
 }
 
@@ -71,7 +77,8 @@ static void driver_free(driver *d)
     free(d->found);
 }
 
-/* Creates IDA at (t0, z, zp) with the tolerances, the dense solver and the roots. */
+/* Creates IDA at (t0, z, zp) with the tolerances, the linear solver (KLU on the problem's pattern
+ * when it gives one, else dense LU) and the roots. */
 static nsdae_status driver_open(driver *d, double t0, const nsdae_events_options *o, nsdae_error *err)
 {
     const ed_problem *p = d->p;
@@ -79,17 +86,17 @@ static nsdae_status driver_open(driver *d, double t0, const nsdae_events_options
     d->atol_default = o->atol;
     d->id = N_VNew_Serial(p->n, d->ctx);
     d->atol = N_VNew_Serial(p->n, d->ctx);
-    d->A = SUNDenseMatrix(p->n, p->n, d->ctx);
+    d->A = p->nnz > 0 ? SUNSparseMatrix(p->n, p->n, p->nnz, CSC_MAT, d->ctx) : SUNDenseMatrix(p->n, p->n, d->ctx);
     d->dirs = calloc((size_t)p->nroots + 1, sizeof *d->dirs);
     d->found = calloc((size_t)p->nroots + 1, sizeof *d->found);
     d->ida = IDACreate(d->ctx);
     if (!d->id || !d->atol || !d->A || !d->dirs || !d->found || !d->ida) return nsdae_error_set(err, NSDAE_NOMEM, "IDA: out of memory");
-    d->ls = SUNLinSol_Dense(d->z, d->A, d->ctx);
+    d->ls = p->nnz > 0 ? SUNLinSol_KLU(d->z, d->A, d->ctx) : SUNLinSol_Dense(d->z, d->A, d->ctx);
     int flag = d->ls ? IDASetErrHandlerFn(d->ida, err_fn, d) : IDA_MEM_FAIL;
     if (!flag) flag = IDAInit(d->ida, res_fn, t0, d->z, d->zp);
     if (!flag) flag = IDASetUserData(d->ida, (void *)p);
     if (!flag) flag = IDASetLinearSolver(d->ida, d->ls, d->A);
-    if (!flag && p->jacobian) flag = IDASetJacFn(d->ida, jac_fn);
+    if (!flag && (p->jacobian || p->nnz > 0)) flag = IDASetJacFn(d->ida, jac_fn);
     if (!flag) flag = IDARootInit(d->ida, p->nroots, root_fn);
     if (!flag) flag = IDASetMaxNumSteps(d->ida, 1000000);
     if (!flag) flag = IDASetSuppressAlg(d->ida, SUNTRUE);  /* multipliers: no error test (index 2) */

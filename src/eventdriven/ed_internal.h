@@ -7,6 +7,7 @@
 
 #include <nsdae/eventdriven.h>
 #include <nsdae/time_grid.h>
+#include <sundials/sundials_types.h>
 
 typedef struct ed_problem {
     int n;                   /* IDA unknowns, the same in every mode (inactive multipliers are rows z_i = 0) */
@@ -40,6 +41,12 @@ typedef struct ed_problem {
      * then the driver writes no rows for it, and event() projects the state without logging an
      * event. NULL: every root is an event. */
     int (*keeps_mode)(double t, const double *z, void *self);
+    /* The sparse alternative (used instead when nnz > 0): dF/dz + cj dF/dz' in compressed columns
+     * of one pattern of nnz entries for the whole run (the union over modes; an entry a mode does
+     * not use is 0), pattern and values written on every call (IDA zeroes the matrix before). IDA
+     * then solves with KLU. */
+    long nnz;
+    void (*jacobian_csc)(double t, double cj, sunindextype *colp, sunindextype *rowi, double *val, void *self);
 } ed_problem;
 
 /* Runs the problem on the options' grid. summary: events and accumulations are counted by the

@@ -32,6 +32,17 @@ static nsdae_status probe_mlcp(mlcs_problem *mp, int phase, double t, const doub
     const nsdae_mlcs_phase *ph = &s->phases[phase];
     const int ny = mp->ny, nl = mp->nl, N = ny + nl;
     const double d = mp->o.probe;
+    /* The probe is the stepper's implicit Euler step (theta = gamma = 1): its sparse path answers
+     * when the step has the single-solution certificate, which makes the minimal-norm selection
+     * moot; it factors once per run (the key, phase and h = d, stays). Else the dense MLCP below. */
+    if (mp->step && nsdae_mlcs_phase_index(s, t + d) == phase) {
+        int r = sparse_step_prepare(mp->step, s, t, d, 1.0, 1.0, 0, z, z + ny);
+        if (r < 0) return nsdae_error_set(err, NSDAE_NOMEM, "mode selection: out of memory");
+        if (r == 1) {
+            nsdae_error quiet = {0};   /* a failed sparse solve leaves the dense path to answer */
+            if (sparse_step_solve(mp->step, zs, ws, &quiet) == NSDAE_OK) return NSDAE_OK;
+        }
+    }
     double *M = calloc((size_t)N * N, sizeof *M), *q = calloc((size_t)N, sizeof *q);
     double *lo = calloc((size_t)N, sizeof *lo), *hi = calloc((size_t)N, sizeof *hi);
     nsdae_row_kind *kind = calloc((size_t)N, sizeof *kind);
@@ -90,30 +101,35 @@ static void sides_from_probe(mlcs_problem *mp, int phase, const double *zs, cons
     }
 }
 
-/* The restart system at step d in the current mode: A x = rhs, written into Ms (n x n) and x. */
+/* The restart system at step d in the current mode: its right-hand side into x and, when Ms is
+ * not NULL (dense), its matrix into Ms (n x n); the compressed one is mlcs_columns_restart_solve's. */
 static void restart_system(mlcs_problem *mp, double d, const double *zl, double *Ms, double *x)
 {
     const nsdae_mlcs_phase *ph = &mp->s->phases[mp->phase];
     const int ny = mp->ny, nl = mp->nl, n = mp->n;
-    memset(Ms, 0, (size_t)n * n * sizeof *Ms);
+    if (Ms) memset(Ms, 0, (size_t)n * n * sizeof *Ms);
+    if (mp->cols) {
+        memset(x, 0, (size_t)ny * sizeof *x);
+        csc_gaxpy(&mp->cols->ph[mp->phase].E, 1.0, zl, x);
+    }
     for (int i = 0; i < ny; i++) {
         double e = 0;
-        for (int j = 0; j < ny; j++) {
+        for (int j = 0; Ms && j < ny; j++) {
             Ms[i + j * n] = ph->E[i + j * ny] - d * ph->A[i + j * ny];
             e += ph->E[i + j * ny] * zl[j];
         }
-        for (int j = 0; j < nl; j++) Ms[i + (ny + j) * n] = -d * ph->B[i + j * ny];
-        x[i] = e + d * mp->b[i];
+        for (int j = 0; Ms && j < nl; j++) Ms[i + (ny + j) * n] = -d * ph->B[i + j * ny];
+        x[i] = (Ms ? e : x[i]) + d * mp->b[i];
     }
     for (int i = 0; i < nl; i++) {
         char sd = mp->side[i];
         if (sd == 'o' || sd == 'l' || sd == 'h') {
-            Ms[ny + i + (ny + i) * n] = 1.0;
+            if (Ms) Ms[ny + i + (ny + i) * n] = 1.0;
             x[ny + i] = sd == 'o' ? 0.0 : sd == 'l' ? mp->s->lo[i] : mp->s->hi[i];
             continue;
         }
-        for (int j = 0; j < ny; j++) Ms[ny + i + j * n] = ph->C[i + j * nl];
-        for (int j = 0; j < nl; j++) Ms[ny + i + (ny + j) * n] = ph->D[i + j * nl];
+        for (int j = 0; Ms && j < ny; j++) Ms[ny + i + j * n] = ph->C[i + j * nl];
+        for (int j = 0; Ms && j < nl; j++) Ms[ny + i + (ny + j) * n] = ph->D[i + j * nl];
         x[ny + i] = -mp->c[i];
     }
 }
@@ -123,8 +139,8 @@ static nsdae_status restart(mlcs_problem *mp, double t, double *z, double *zp, n
 {
     const int n = mp->n;
     const double d = mp->o.probe;
-    double *Ms = malloc((size_t)n * n * sizeof *Ms), *x = malloc((size_t)3 * n * sizeof *x);
-    if (!Ms || !x) {
+    double *Ms = mp->cols ? NULL : malloc((size_t)n * n * sizeof *Ms), *x = malloc((size_t)3 * n * sizeof *x);
+    if ((!mp->cols && !Ms) || !x) {
         free(Ms), free(x);
         return nsdae_error_set(err, NSDAE_NOMEM, "restart: out of memory");
     }
@@ -132,7 +148,8 @@ static nsdae_status restart(mlcs_problem *mp, double t, double *z, double *zp, n
     for (int k = 0; k < 3 && !st; k++) {
         mlcs_rhs(mp, mp->phase, t + ldexp(d, -k), mp->b, mp->c);
         restart_system(mp, ldexp(d, -k), z, Ms, x + k * n);
-        if (ed_dense_solve(n, Ms, x + k * n, 1))
+        if (mp->cols ? mlcs_columns_restart_solve(mp->cols, mp->phase, mp->side, ldexp(d, -k), x + k * n)
+                     : ed_dense_solve(n, Ms, x + k * n, 1))
             st = nsdae_error_set(err, NSDAE_NUMERICAL,
                                  "restart at t = %.17g: mode %s is singular (its DAE has no unique solution)", t,
                                  mlcs_label_of(mp));

@@ -26,6 +26,10 @@ void mlcs_rhs(mlcs_problem *mp, int phase, double t, double *b, double *c)
 /* w = C y + D lambda + c (c given). */
 static void mlcs_w(const mlcs_problem *mp, const double *z, const double *c, double *w)
 {
+    if (mp->cols) {
+        mlcs_columns_residual(mp->cols, mp->phase, z, NULL, NULL, c, NULL, w);
+        return;
+    }
     const nsdae_mlcs_phase *ph = &mp->s->phases[mp->phase];
     const int ny = mp->ny, nl = mp->nl;
     for (int i = 0; i < nl; i++) {
@@ -47,13 +51,15 @@ static int mlcs_residual(double t, const double *z, const double *zp, double *r,
     const nsdae_mlcs_phase *ph = &mp->s->phases[mp->phase];
     const int ny = mp->ny, nl = mp->nl;
     mlcs_rhs(mp, mp->phase, t, mp->b, mp->c);
-    for (int i = 0; i < ny; i++) {
+    if (mp->cols)
+        mlcs_columns_residual(mp->cols, mp->phase, z, zp, mp->b, mp->c, r, r + ny);
+    for (int i = 0; !mp->cols && i < ny; i++) {
         double s = -mp->b[i];
         for (int j = 0; j < ny; j++) s += ph->E[i + j * ny] * zp[j] - ph->A[i + j * ny] * z[j];
         for (int j = 0; j < nl; j++) s -= ph->B[i + j * ny] * z[ny + j];
         r[i] = s;
     }
-    mlcs_w(mp, z, mp->c, r + ny);
+    if (!mp->cols) mlcs_w(mp, z, mp->c, r + ny);
     for (int i = 0; i < nl; i++)
         if (mp->side[i] == 'o' || mp->side[i] == 'l' || mp->side[i] == 'h') r[ny + i] = z[ny + i] - row_bound(mp, i);
     return 0;
@@ -74,6 +80,17 @@ static void mlcs_jacobian(double t, double cj, double *J, void *self)
         for (int j = 0; j < ny; j++) J[ny + i + j * n] = bound ? 0.0 : ph->C[i + j * nl];
         for (int j = 0; j < nl; j++) J[ny + i + (ny + j) * n] = bound ? (i == j) : ph->D[i + j * nl];
     }
+}
+
+/* The same on the compressed pattern (IDA with KLU). */
+static void mlcs_jacobian_csc(double t, double cj, sunindextype *colp, sunindextype *rowi, double *val, void *self)
+{
+    (void)t;
+    mlcs_problem *mp = self;
+    const mlcs_columns *mc = mp->cols;
+    for (int j = 0; j <= mc->n; j++) colp[j] = mc->colp[j];
+    for (long k = 0; k < mc->nnz; k++) rowi[k] = mc->rowi[k];
+    mlcs_columns_jacobian(mc, mp->phase, mp->side, cj, val);
 }
 
 /* Two roots per w-row, each ending the mode when it reaches 0 from above (eventdriven.h). */
@@ -109,6 +126,7 @@ static int mlcs_roots(double t, const double *z, double *g, void *self)
  * 1e-12 of its largest LU pivot: index 2 or more. */
 static int mode_index_one(mlcs_problem *mp, const int *alg)
 {
+    if (mp->cols) return mlcs_columns_index_one(mp->cols, mp->phase, mp->side, alg);
     const int n = mp->n, ny = mp->ny;
     double *M = malloc((size_t)n * n * sizeof *M);
     int *piv = malloc((size_t)n * sizeof *piv);
@@ -148,6 +166,10 @@ static void index_two_tolerances(const mlcs_problem *mp, const int *alg, double 
     const nsdae_mlcs_phase *ph = &mp->s->phases[mp->phase];
     const int ny = mp->ny;
     const double h_ref = 1.4901161193847656e-08 * fmax(1.0, fmax(fabs(mp->o.t0), fabs(mp->o.stop)));
+    if (mp->cols) {
+        mlcs_columns_index_two_tolerances(mp->cols, mp->phase, alg, h_ref, atol);
+        return;
+    }
     double emax = 0;
     for (int k = 0; k < ny * ny; k++) emax = fmax(emax, fabs(ph->E[k]));
     if (!(emax > 0)) return;
@@ -168,7 +190,8 @@ static void mlcs_mode_setup(double *id, double *atol, int *dirs, void *self)
     mlcs_problem *mp = self;
     const nsdae_mlcs_phase *ph = &mp->s->phases[mp->phase];
     int *alg = mp->alg;
-    for (int j = 0; j < mp->n; j++) {
+    if (mp->cols) mlcs_columns_algebraic(mp->cols, mp->phase, alg);
+    for (int j = 0; !mp->cols && j < mp->n; j++) {
         int d = 0;
         for (int i = 0; j < mp->ny && i < mp->ny; i++) d |= ph->E[i + j * mp->ny] != 0.0;
         alg[j] = !d;
@@ -201,12 +224,10 @@ static int mlcs_row(long k, double t, const double *z, const double *zp, int kin
 {
     (void)kind;
     mlcs_problem *mp = self;
-    double *r = malloc((size_t)mp->n * sizeof *r);
-    if (!r) return 1;
+    double *r = mp->row_r;
     mlcs_residual(t, z, zp, r, mp);
     double res = 0;
     for (int i = 0; i < mp->n; i++) res = fmax(res, fabs(r[i]));
-    free(r);
     nsdae_step_record rec = {k, t, z, z + mp->ny, 1, res};
     return mp->on_row(&rec, mp->ctx);
 }
@@ -240,6 +261,11 @@ static void mlcs_free(mlcs_problem *mp)
     free(mp->state_names);
     free(mp->pre);
     free(mp->post);
+    free(mp->row_r);
+    if (mp->cols) mlcs_columns_free(mp->cols);
+    free(mp->cols);
+    if (mp->step) sparse_step_free(mp->step);
+    free(mp->step);
     ed_mode_set_free(&mp->modes);
 }
 
@@ -257,9 +283,23 @@ static nsdae_status mlcs_alloc(mlcs_problem *mp, nsdae_error *err)
     mp->state_names = calloc((size_t)ny + 1, sizeof *mp->state_names);
     mp->pre = calloc((size_t)ny + 1, sizeof *mp->pre);
     mp->post = calloc((size_t)ny + 1, sizeof *mp->post);
-    if (!mp->side || !mp->label || !mp->b || !mp->c || !mp->r || !mp->diff || !mp->alg || !mp->states || !mp->state_names ||
+    mp->row_r = calloc((size_t)mp->n + 1, sizeof *mp->row_r);
+    if (!mp->row_r || !mp->side || !mp->label || !mp->b || !mp->c || !mp->r || !mp->diff || !mp->alg || !mp->states || !mp->state_names ||
         !mp->pre || !mp->post)
         return nsdae_error_set(err, NSDAE_NOMEM, "event-driven MLCS engine: out of memory");
+    int sparse = mp->o.linsol == NSDAE_EVENTS_LINSOL_SPARSE ||
+                 (mp->o.linsol == NSDAE_EVENTS_LINSOL_AUTO && mp->n >= NSDAE_EVENTS_SPARSE_MIN);
+    if (sparse && (!(mp->cols = malloc(sizeof *mp->cols)) || mlcs_columns_create(mp->cols, mp->s))) {
+        if (mp->cols) mlcs_columns_free(mp->cols);
+        free(mp->cols);
+        mp->cols = NULL;
+        return nsdae_error_set(err, NSDAE_NOMEM, "event-driven MLCS engine: out of memory for the compressed columns");
+    }
+    if (mp->cols) {
+        int r = (mp->step = calloc(1, sizeof *mp->step)) ? sparse_step_init(mp->step, mp->s) : -1;
+        if (r < 0) return nsdae_error_set(err, NSDAE_NOMEM, "event-driven MLCS engine: out of memory");
+        if (r == 0) free(mp->step), mp->step = NULL;   /* not every row complementarity: probes dense */
+    }
     nsdae_mlcs_differential(mp->s, mp->diff);
     for (int j = 0; j < ny; j++) {
         if (!mp->diff[j]) continue;
@@ -286,6 +326,9 @@ nsdae_status nsdae_events_run_mlcs(const nsdae_mlcs *s, const nsdae_events_optio
     sum->first_accumulation = NAN;
     if (!s || !o || !on_row)
         return nsdae_error_set(err, NSDAE_INVALID_INPUT, "event-driven run: system, options and row callback are required");
+    if (o->linsol < NSDAE_EVENTS_LINSOL_AUTO || o->linsol > NSDAE_EVENTS_LINSOL_SPARSE)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "event-driven run: linsol %d is none of auto, dense, sparse",
+                               (int)o->linsol);
     nsdae_status st = nsdae_mlcs_need_dense(s, "event-driven run", err);
     if (!st) st = nsdae_mlcs_validate(s, err);
     if (st) return st;
@@ -302,7 +345,8 @@ nsdae_status nsdae_events_run_mlcs(const nsdae_mlcs *s, const nsdae_events_optio
     st = mlcs_alloc(&mp, err);
     if (!st) {
         ed_problem p = {mp.n, 2 * mp.nl, &mp, mlcs_residual, mlcs_jacobian, mlcs_roots, mlcs_mode_setup,
-                        mlcs_exogenous, mlcs_event, mlcs_row, mlcs_label, mlcs_keeps_mode};
+                        mlcs_exogenous, mlcs_event, mlcs_row, mlcs_label, mlcs_keeps_mode,
+                        mp.cols ? mp.cols->nnz : 0, mlcs_jacobian_csc};
         st = ed_run(&p, &mp.o, sum, err);
     }
     sum->modes_visited = mp.modes.n;

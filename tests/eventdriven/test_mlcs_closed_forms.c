@@ -10,6 +10,10 @@
 #include <string.h>
 
 #define MAXEV 64
+
+/* IDA's linear solver for the run: every closed form is checked with dense LU and with KLU (the
+ * examples are below NSDAE_EVENTS_SPARSE_MIN, so KLU is asked for). */
+static nsdae_events_linsol linsol = NSDAE_EVENTS_LINSOL_DENSE;
 #define PI 3.141592653589793
 
 typedef double (*exact_fn)(int which, double t, void *ctx);
@@ -65,6 +69,7 @@ static void run(const char *name, run_log *l, long nsteps, const char **vars, in
     l->ny_checked = nvars;
     nsdae_events_options o;
     nsdae_events_defaults(&o);
+    o.linsol = linsol;
     o.stop = s->stop_time;
     o.nsteps = nsteps;
     nsdae_error err = {0};
@@ -126,7 +131,7 @@ static double rect_exact(int which, double t, void *ctx)
     return NAN;
 }
 
-Test(eventdriven_mlcs, half_wave_rectifier)
+static void half_wave_rectifier_case(void)
 {
     rect r;
     rect_times(&r);
@@ -155,7 +160,7 @@ static double rlc_exact(int which, double t, void *ctx)
     return -1e-6 * (c->A * c->s1 * exp(c->s1 * t) + c->B * c->s2 * exp(c->s2 * t));    /* i = -C vC' */
 }
 
-Test(eventdriven_mlcs, rlc_diode)
+static void rlc_diode_case(void)
 {
     const double L = 1e-2, C = 1e-6, R = 1e3;
     rlc c;
@@ -184,7 +189,7 @@ static double relay_exact(int which, double t, void *ctx)
     return which == 0 ? x : -x;
 }
 
-Test(eventdriven_mlcs, relay_two_states)
+static void relay_two_states_case(void)
 {
     run_log l = {0};
     l.exact = relay_exact;
@@ -206,7 +211,7 @@ static double clutch_exact(int which, double t, void *ctx)
     return w * exp(-0.3 * (t - 1) / 3.0);
 }
 
-Test(eventdriven_mlcs, clutch_exogenous)
+static void clutch_exogenous_case(void)
 {
     run_log l = {0};
     l.exact = clutch_exact;
@@ -230,7 +235,7 @@ static double bridge_exact(int which, double t, void *ctx)
     return exp(-b->a * t) * (10 * cos(b->wd * t) - b->B * sin(b->wd * t));
 }
 
-Test(eventdriven_mlcs, diode_bridge)
+static void diode_bridge_case(void)
 {
     const double L = 1e-2, C = 1e-6, R = 1e3;
     bridge b;
@@ -314,7 +319,7 @@ static double osc_exact(int which, double t, void *ctx)
     return x[which];
 }
 
-Test(eventdriven_mlcs, relay_oscillator)
+static void relay_oscillator_case(void)
 {
     osc o;
     osc_chain(&o, 30);
@@ -358,7 +363,7 @@ static int rocca_row(const nsdae_step_record *rec, void *p)
     return on_row(rec, p);
 }
 
-Test(eventdriven_mlcs, rocca_sliding_crossing)
+static void rocca_sliding_crossing_case(void)
 {
     nsdae_mlcs *s = load_example("rocca_crossing", NULL);
     run_log l = {0};
@@ -395,3 +400,19 @@ Test(eventdriven_mlcs, rocca_sliding_crossing)
                  sum.events);
     nsdae_mlcs_destroy(s);
 }
+
+/* Each case with IDA's dense LU, then with KLU on the compressed columns (mlcs_columns.c). */
+Test(eventdriven_mlcs, half_wave_rectifier) { half_wave_rectifier_case(); }
+Test(eventdriven_mlcs, rlc_diode) { rlc_diode_case(); }
+Test(eventdriven_mlcs, relay_two_states) { relay_two_states_case(); }
+Test(eventdriven_mlcs, clutch_exogenous) { clutch_exogenous_case(); }
+Test(eventdriven_mlcs, diode_bridge) { diode_bridge_case(); }
+Test(eventdriven_mlcs, relay_oscillator) { relay_oscillator_case(); }
+Test(eventdriven_mlcs, rocca_sliding_crossing) { rocca_sliding_crossing_case(); }
+Test(eventdriven_mlcs, half_wave_rectifier_klu) { linsol = NSDAE_EVENTS_LINSOL_SPARSE; half_wave_rectifier_case(); }
+Test(eventdriven_mlcs, rlc_diode_klu) { linsol = NSDAE_EVENTS_LINSOL_SPARSE; rlc_diode_case(); }
+Test(eventdriven_mlcs, relay_two_states_klu) { linsol = NSDAE_EVENTS_LINSOL_SPARSE; relay_two_states_case(); }
+Test(eventdriven_mlcs, clutch_exogenous_klu) { linsol = NSDAE_EVENTS_LINSOL_SPARSE; clutch_exogenous_case(); }
+Test(eventdriven_mlcs, diode_bridge_klu) { linsol = NSDAE_EVENTS_LINSOL_SPARSE; diode_bridge_case(); }
+Test(eventdriven_mlcs, relay_oscillator_klu) { linsol = NSDAE_EVENTS_LINSOL_SPARSE; relay_oscillator_case(); }
+Test(eventdriven_mlcs, rocca_sliding_crossing_klu) { linsol = NSDAE_EVENTS_LINSOL_SPARSE; rocca_sliding_crossing_case(); }

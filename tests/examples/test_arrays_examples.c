@@ -5,6 +5,7 @@
  *    N = 1 against the hand-written single cell. */
 #include <criterion/criterion.h>
 
+#include <nsdae/eventdriven.h>
 #include <nsdae/model.h>
 #include <nsdae/moreau.h>
 #include <nsdae/stepper.h>
@@ -281,6 +282,47 @@ Test(arrays_examples, diode_ladder_dc_steady_state)
         free(r.x);
         nsdae_mlcs_destroy(s);
     }
+}
+
+/* The event-driven engine at size: 100 cells, 300 unknowns, so IDA solves with KLU by default
+ * (NSDAE_EVENTS_SPARSE_MIN) and the mode-selection probe takes the stepper's sparse step; forced to
+ * dense LU too. Both must end at the DC steady state of the direct solve (T = 0.3 s, as above). */
+Test(arrays_examples, diode_ladder_of_100_cells_event_driven_reaches_the_dc_steady_state)
+{
+    enum { N = 100 };
+    const double R = 100, Rl = 1000, E = 1, U = 5;
+    const param p[] = {{"N", N}, {"Ua", 0.0}, {"U0", U}};
+    nsdae_mlcs *s = ladder_system(EXAMPLES "diode_ladder.nsm", p, 3);
+    cr_assert_eq(s->ny + s->nl, 3 * N);
+    cr_assert(3 * N >= NSDAE_EVENTS_SPARSE_MIN);
+    double v[N], id[N];
+    cr_assert_eq(ladder_steady_state(N, U, R, Rl, E, v, id), 1, "the direct solve clamps node 1 only");
+    const nsdae_events_linsol solvers[] = {NSDAE_EVENTS_LINSOL_AUTO, NSDAE_EVENTS_LINSOL_DENSE};
+    for (int k = 0; k < 2; k++) {
+        ladder_run L = {s, 0, {1 + s->ny + s->nl, 0, 0, NULL}};
+        nsdae_events_options o;
+        nsdae_events_defaults(&o);
+        o.linsol = solvers[k];
+        o.stop = 0.3;
+        o.nsteps = 30;
+        nsdae_events_summary sum;
+        nsdae_error err = {0};
+        cr_assert_eq(nsdae_events_run_mlcs(s, &o, record_mlcs, NULL, &L, &sum, &err), NSDAE_OK, "%s", err.message);
+        cr_expect_eq(sum.events, 1, "node 1 clamps once: %ld events", sum.events);
+        const double *last = L.r.x + (size_t)(L.r.n - 1) * L.r.w;
+        cr_assert_eq(last[0], 0.3);
+        for (int i = 0; i < N; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "v[%d]", i + 1);
+            double got = last[column(s, name)];
+            cr_expect(fabs(got - v[i]) <= 1e-8, "solver %d: %s = %.12g, direct solve %.12g", k, name, got, v[i]);
+            snprintf(name, sizeof name, "id[%d]", i + 1);
+            got = last[column(s, name)];
+            cr_expect(fabs(got - id[i]) <= 1e-10, "solver %d: %s = %.12g, direct solve %.12g", k, name, got, id[i]);
+        }
+        free(L.r.x);
+    }
+    nsdae_mlcs_destroy(s);
 }
 
 Test(arrays_examples, diode_ladder_of_one_cell_equals_the_hand_written_cell)
