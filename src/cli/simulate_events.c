@@ -231,7 +231,6 @@ int simulate_events(run_options *ro, output *shared)
     } else {
         nsdae_stepper_options so;
         rc = model_source_mlcs(&ro->src, "simulate", &ms, NULL);
-        if (!rc && nsdae_mlcs_dense(ms, &err) != NSDAE_OK) rc = 1; /* the event-driven engine reads it dense */
         if (!rc) rc = run_stepper_options(ro, "simulate", ms, &so);
         if (!rc) events_options(ro, so.stop, so.step, so.nsteps, &eo);
         if (!rc && nsdae_run_columns_mlcs(ms, &o->cols, &err) != NSDAE_OK) rc = 1;

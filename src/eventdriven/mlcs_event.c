@@ -28,21 +28,23 @@
 static nsdae_status probe_mlcp(mlcs_problem *mp, int phase, double t, const double *z, double *zs, double *ws,
                                nsdae_error *err)
 {
-    const nsdae_mlcs *s = mp->s;
-    const nsdae_mlcs_phase *ph = &s->phases[phase];
     const int ny = mp->ny, nl = mp->nl, N = ny + nl;
     const double d = mp->o.probe;
     /* The probe is the stepper's implicit Euler step (theta = gamma = 1): its sparse path answers
      * when the step has the single-solution certificate, which makes the minimal-norm selection
      * moot; it factors once per run (the key, phase and h = d, stays). Else the dense MLCP below. */
-    if (mp->step && nsdae_mlcs_phase_index(s, t + d) == phase) {
-        int r = sparse_step_prepare(mp->step, s, t, d, 1.0, 1.0, 0, z, z + ny);
+    if (mp->step && nsdae_mlcs_phase_index(mp->s, t + d) == phase) {
+        int r = sparse_step_prepare(mp->step, mp->s, t, d, 1.0, 1.0, 0, z, z + ny);
         if (r < 0) return nsdae_error_set(err, NSDAE_NOMEM, "mode selection: out of memory");
         if (r == 1) {
             nsdae_error quiet = {0};   /* a failed sparse solve leaves the dense path to answer */
             if (sparse_step_solve(mp->step, zs, ws, &quiet) == NSDAE_OK) return NSDAE_OK;
         }
     }
+    nsdae_status ready = mlcs_dense_ready(mp, err);
+    if (ready) return ready;
+    const nsdae_mlcs *s = mp->s;
+    const nsdae_mlcs_phase *ph = &s->phases[phase];
     double *M = calloc((size_t)N * N, sizeof *M), *q = calloc((size_t)N, sizeof *q);
     double *lo = calloc((size_t)N, sizeof *lo), *hi = calloc((size_t)N, sizeof *hi);
     nsdae_row_kind *kind = calloc((size_t)N, sizeof *kind);
@@ -81,16 +83,34 @@ static nsdae_status probe_mlcp(mlcs_problem *mp, int phase, double t, const doub
     return st;
 }
 
+/* |c_i| + sum_j |C_ij y_j| + sum_j |D_ij lambda_j| per row at z = (y, lambda): what w_i is made of. */
+static void row_terms(const mlcs_problem *mp, int phase, const double *z, double *terms)
+{
+    const int ny = mp->ny, nl = mp->nl;
+    for (int i = 0; i < nl; i++) terms[i] = fabs(mp->c[i]);
+    if (mp->cols) {
+        const csc *m[2] = {&mp->cols->ph[phase].C, &mp->cols->ph[phase].D};
+        for (int b = 0; b < 2; b++)
+            for (int j = 0; j < m[b]->cols; j++)
+                for (int k = m[b]->colp[j]; k < m[b]->colp[j + 1]; k++)
+                    terms[m[b]->rowi[k]] += fabs(m[b]->val[k] * z[b * ny + j]);
+        return;
+    }
+    const nsdae_mlcs_phase *ph = &mp->s->phases[phase];
+    for (int i = 0; i < nl; i++) {
+        for (int j = 0; j < ny; j++) terms[i] += fabs(ph->C[i + j * nl] * z[j]);
+        for (int j = 0; j < nl; j++) terms[i] += fabs(ph->D[i + j * nl] * z[ny + j]);
+    }
+}
+
 /* Reads each row's side off the probe solution (zs, ws = the MLCP's w: rows ny.. are the MLCS w). */
 static void sides_from_probe(mlcs_problem *mp, int phase, const double *zs, const double *ws)
 {
     const nsdae_mlcs *s = mp->s;
-    const nsdae_mlcs_phase *ph = &s->phases[phase];
     const int ny = mp->ny, nl = mp->nl;
+    row_terms(mp, phase, zs, mp->scale);
     for (int i = 0; i < nl; i++) {
-        double l = zs[ny + i], w = ws[ny + i], scale = fabs(mp->c[i]);
-        for (int j = 0; j < ny; j++) scale += fabs(ph->C[i + j * nl] * zs[j]);
-        for (int j = 0; j < nl; j++) scale += fabs(ph->D[i + j * nl] * zs[ny + j]);
+        double l = zs[ny + i], w = ws[ny + i], scale = mp->scale[i];
         if (s->kind[i] == NSDAE_ROW_EQUALITY) mp->side[i] = 'e';
         else if (s->kind[i] == NSDAE_ROW_COMPLEMENTARITY) mp->side[i] = l > 0 && fabs(w) <= 1e-8 * scale ? 'c' : 'o';
         else {

@@ -74,7 +74,16 @@ typedef struct mlcs_problem {
     sparse_step *step;           /* with cols, when every row is complementarity: the stepper's sparse
                                     step, for the mode-selection probe (mlcs_event.c); else NULL */
     double *row_r;               /* n: a row's residual (scratch of mlcs_row) */
+    double *scale;               /* nl: the rows' terms at the probe's point (sides_from_probe) */
+    /* A system stored compressed gets its dense E, A, B, C, D only when a dense computation needs
+     * them (mlcs_dense_ready): with KLU, a probe without the sparse step's certificate. */
+    nsdae_mlcs dense_view;
+    nsdae_mlcs_phase *dense_phases;
 } mlcs_problem;
+
+/* Makes mp->s a system with dense matrices (a view with them materialised, once), for the dense
+ * computations. NSDAE_NOMEM names the size. */
+nsdae_status mlcs_dense_ready(mlcs_problem *mp, nsdae_error *err);
 
 /* b, c of the current phase at t (phase data plus the forcing). */
 void mlcs_rhs(mlcs_problem *mp, int phase, double t, double *b, double *c);

@@ -232,6 +232,17 @@ static int mlcs_row(long k, double t, const double *z, const double *zp, int kin
     return mp->on_row(&rec, mp->ctx);
 }
 
+nsdae_status mlcs_dense_ready(mlcs_problem *mp, nsdae_error *err)
+{
+    if (nsdae_mlcs_has_dense(mp->s)) return NSDAE_OK;
+    nsdae_status st = nsdae_mlcs_dense_phases(mp->s, &mp->dense_phases, err);
+    if (st) return st;
+    mp->dense_view = *mp->s;
+    mp->dense_view.phases = mp->dense_phases;
+    mp->s = &mp->dense_view;
+    return NSDAE_OK;
+}
+
 const char *mlcs_label_of(mlcs_problem *mp)
 {
     memcpy(mp->label, mp->side, (size_t)mp->nl);
@@ -262,6 +273,8 @@ static void mlcs_free(mlcs_problem *mp)
     free(mp->pre);
     free(mp->post);
     free(mp->row_r);
+    free(mp->scale);
+    nsdae_mlcs_dense_phases_free(mp->dense_phases, mp->s->nphases);
     if (mp->cols) mlcs_columns_free(mp->cols);
     free(mp->cols);
     if (mp->step) sparse_step_free(mp->step);
@@ -284,7 +297,8 @@ static nsdae_status mlcs_alloc(mlcs_problem *mp, nsdae_error *err)
     mp->pre = calloc((size_t)ny + 1, sizeof *mp->pre);
     mp->post = calloc((size_t)ny + 1, sizeof *mp->post);
     mp->row_r = calloc((size_t)mp->n + 1, sizeof *mp->row_r);
-    if (!mp->row_r || !mp->side || !mp->label || !mp->b || !mp->c || !mp->r || !mp->diff || !mp->alg || !mp->states || !mp->state_names ||
+    mp->scale = calloc((size_t)nl + 1, sizeof *mp->scale);
+    if (!mp->row_r || !mp->scale || !mp->side || !mp->label || !mp->b || !mp->c || !mp->r || !mp->diff || !mp->alg || !mp->states || !mp->state_names ||
         !mp->pre || !mp->post)
         return nsdae_error_set(err, NSDAE_NOMEM, "event-driven MLCS engine: out of memory");
     int sparse = mp->o.linsol == NSDAE_EVENTS_LINSOL_SPARSE ||
@@ -329,8 +343,7 @@ nsdae_status nsdae_events_run_mlcs(const nsdae_mlcs *s, const nsdae_events_optio
     if (o->linsol < NSDAE_EVENTS_LINSOL_AUTO || o->linsol > NSDAE_EVENTS_LINSOL_SPARSE)
         return nsdae_error_set(err, NSDAE_INVALID_INPUT, "event-driven run: linsol %d is none of auto, dense, sparse",
                                (int)o->linsol);
-    nsdae_status st = nsdae_mlcs_need_dense(s, "event-driven run", err);
-    if (!st) st = nsdae_mlcs_validate(s, err);
+    nsdae_status st = nsdae_mlcs_validate(s, err);
     if (st) return st;
     mlcs_problem mp = {0};
     mp.s = s;
@@ -343,6 +356,7 @@ nsdae_status nsdae_events_run_mlcs(const nsdae_mlcs *s, const nsdae_events_optio
     mp.ctx = ctx;
     mp.sum = sum;
     st = mlcs_alloc(&mp, err);
+    if (!st && !mp.cols) st = mlcs_dense_ready(&mp, err);   /* dense LU reads the dense matrices throughout */
     if (!st) {
         ed_problem p = {mp.n, 2 * mp.nl, &mp, mlcs_residual, mlcs_jacobian, mlcs_roots, mlcs_mode_setup,
                         mlcs_exogenous, mlcs_event, mlcs_row, mlcs_label, mlcs_keeps_mode,
