@@ -111,6 +111,7 @@ typedef struct xc_run {
     xc_track *tr;
     double *row;                    /* 1 + nx */
     double *b, *c;                  /* MLCS scratch: the phase's b(t), c(t) */
+    double *w, *terms;              /* MLCS scratch: each row's w and the sum of its terms' sizes */
     int failed;                     /* out of memory in a callback */
 } xc_run;
 
@@ -130,6 +131,20 @@ static void note_mode(xc_run *r, long k)
 /* An MLCS row's mode, each row's side as the engine reads it off a solution (eventdriven.h):
  * closed when the multiplier is positive and w vanishes against the size of its terms; at a box
  * bound when the multiplier is there; sliding otherwise. */
+/* Adds M x to w and |M_ij x_j| to terms over the entries of M (rows x cols; dense when the system
+ * has its dense form, else compressed: mlcs.h). */
+static void add_terms(const double *dense, const nsdae_mlcs_csc *m, int rows, int cols, const double *x, double *w,
+                      double *terms)
+{
+    for (int j = 0; j < cols; j++) {
+        if (dense)
+            for (int i = 0; i < rows; i++) w[i] += dense[i + (size_t)j * rows] * x[j], terms[i] += fabs(dense[i + (size_t)j * rows] * x[j]);
+        else
+            for (int k = m->colp ? m->colp[j] : 0; m->colp && k < m->colp[j + 1]; k++)
+                w[m->rowi[k]] += m->val[k] * x[j], terms[m->rowi[k]] += fabs(m->val[k] * x[j]);
+    }
+}
+
 static void mlcs_mode(xc_run *r, const nsdae_step_record *rec)
 {
     const nsdae_mlcs *s = r->sys->ms;
@@ -137,12 +152,13 @@ static void mlcs_mode(xc_run *r, const nsdae_step_record *rec)
     int phase = nsdae_mlcs_phase_index(s, rec->t);
     const nsdae_mlcs_phase *ph = &s->phases[phase];
     nsdae_mlcs_rhs_at(s, rec->t, r->b, r->c);
+    for (int i = 0; i < nl; i++) r->w[i] = r->c[i], r->terms[i] = fabs(r->c[i]);
+    const int dense = nsdae_mlcs_has_dense(s);
+    add_terms(dense ? ph->C : NULL, &ph->sC, nl, ny, rec->y, r->w, r->terms);
+    add_terms(dense ? ph->D : NULL, &ph->sD, nl, nl, rec->lambda, r->w, r->terms);
     char *m = r->tr->mode;
     for (int i = 0; i < nl; i++) {
-        double l = rec->lambda[i], w = r->c[i], scale = fabs(r->c[i]);
-        for (int j = 0; j < ny; j++) w += ph->C[i + j * nl] * rec->y[j], scale += fabs(ph->C[i + j * nl] * rec->y[j]);
-        for (int j = 0; j < nl; j++)
-            w += ph->D[i + j * nl] * rec->lambda[j], scale += fabs(ph->D[i + j * nl] * rec->lambda[j]);
+        double l = rec->lambda[i], w = r->w[i], scale = r->terms[i];
         if (s->kind[i] == NSDAE_ROW_EQUALITY) m[i] = 'e';
         else if (s->kind[i] == NSDAE_ROW_COMPLEMENTARITY) m[i] = l > 0 && fabs(w) <= 1e-8 * scale ? 'c' : 'o';
         else {
@@ -242,15 +258,17 @@ static int run_begin(const xc_system *sys, xc_track *tr, xc_run *r)
     if (sys->ms) {
         r->b = calloc((size_t)sys->ms->ny + 1, sizeof *r->b);
         r->c = calloc((size_t)sys->ms->nl + 1, sizeof *r->c);
+        r->w = calloc((size_t)sys->ms->nl + 1, sizeof *r->w);
+        r->terms = calloc((size_t)sys->ms->nl + 1, sizeof *r->terms);
     }
-    if (!r->row || (sys->ms && (!r->b || !r->c))) return out_of_memory();
+    if (!r->row || (sys->ms && (!r->b || !r->c || !r->w || !r->terms))) return out_of_memory();
     return 0;
 }
 
 /* Ends a run: its status into the exit status, with the message. */
 static int run_end(xc_run *r, const char *cmd, const char *what, long n, nsdae_status st, const nsdae_error *err)
 {
-    free(r->row), free(r->b), free(r->c);
+    free(r->row), free(r->b), free(r->c), free(r->w), free(r->terms);
     if (r->failed) return out_of_memory();
     if (st == NSDAE_OK) return 0;
     if (n > 0) fprintf(stderr, "nsdae %s: %s with N = %ld: %s\n", cmd, what, n, err->message);

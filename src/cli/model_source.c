@@ -127,10 +127,10 @@ int model_source_mlcs(model_source *src, const char *cmd, nsdae_mlcs **out, nsda
         const nsdae_experiment *x = nsdae_model_experiment(src->model);
         if ((*out)->stop_time <= 0 && x->stop > 0) (*out)->stop_time = x->stop;
         if ((*out)->step <= 0 && x->step > 0) (*out)->step = x->step;
-        /* check, simulate and converge read the compressed form (the time stepper and the
-         * event-driven engine make the dense matrices themselves when a dense path is needed);
-         * every other command runs a dense consumer (impulse analysis; crosscheck's mode tracks) */
-        const char *compressed[] = {"check", "simulate", "converge"};
+        /* check, simulate, converge and crosscheck read the compressed form (the time stepper and
+         * the event-driven engine make the dense matrices themselves when a dense path is needed);
+         * every other command runs a dense consumer (impulse analysis) */
+        const char *compressed[] = {"check", "simulate", "converge", "crosscheck"};
         int keep = 0;
         for (size_t k = 0; k < sizeof compressed / sizeof *compressed; k++) keep |= strcmp(cmd, compressed[k]) == 0;
         if (keep || nsdae_mlcs_dense(*out, &err) == NSDAE_OK)
