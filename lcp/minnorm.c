@@ -20,9 +20,10 @@ typedef struct bnb {
     int counting;
     double best;          /* incumbent objective */
     double *t_best;
+    double *z_best;       /* the incumbent's checked point (point_ok's, maybe polished) */
     int ntie;             /* candidates within tolerance of best: ties decide uniqueness */
     double tie_f[TIE_CAP];
-    double *tie_z;        /* TIE_CAP x size */
+    double *tie_z;        /* TIE_CAP x size: the candidates' checked points */
     double flat_f;        /* smallest objective at which the minimiser was flat */
     double *zbuf, *wbuf;
     double *zraw, *wraw;  /* the last checked point before polishing; scratch */
@@ -106,6 +107,11 @@ static double checked_objective(bnb *b, double f)
     return b->polished ? objective_at_z(b->spec, b->r->size, b->zbuf, b->wraw) : f;
 }
 
+/* A solution that point_ok has just accepted (b->zbuf its checked point), of objective f. Ties
+ * are compared on the checked points, the ones their objectives are of: comparing the unpolished
+ * z of a point accepted only once polished made deltasigma's minimiser look twice (8e-8 apart,
+ * above NSDAE_TOL_SAME_SOLUTION), and the answer non-unique, in a build whose BLAS rounds
+ * otherwise (OPENBLAS_CORETYPE=Sandybridge). */
 static void candidate(bnb *b, const double *t, double f, int flat)
 {
     int N = b->r->size;
@@ -114,6 +120,7 @@ static void candidate(bnb *b, const double *t, double f, int flat)
     if (f < b->best) {
         b->best = f;
         memcpy(b->t_best, t, sizeof(double) * (size_t)b->r->k);
+        memcpy(b->z_best, b->zbuf, sizeof(double) * (size_t)N);
         int keep = 0;   /* drop the ties the new incumbent beats */
         for (int i = 0; i < b->ntie; i++)
             if (b->tie_f[i] <= f + ftol(f)) {
@@ -137,7 +144,7 @@ static void candidate(bnb *b, const double *t, double f, int flat)
         b->ntie++;
     }
     b->tie_f[slot] = f;
-    lcp_red_z(b->r, t, b->tie_z + (size_t)slot * N);
+    memcpy(b->tie_z + (size_t)slot * N, b->zbuf, sizeof(double) * (size_t)N);
 }
 
 /* Is the relaxation's minimiser set (node st, objective level at t, and the nex extra equalities
@@ -743,6 +750,7 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
         goto finish;
     b.t_best = lcp_arena_doubles(&ar, (size_t)k + 1);
     b.tie_z = lcp_arena_doubles(&ar, (size_t)TIE_CAP * N);
+    b.z_best = lcp_arena_doubles(&ar, (size_t)N);
     if (ar.failed) {
         st = nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
         goto done;
@@ -783,7 +791,7 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
     res.objective = b.best;
     res.unique = b.flat_f > b.best + ftol(b.best);
     for (int i = 0; i < b.ntie && res.unique; i++)
-        if (b.tie_f[i] <= b.best + ftol(b.best) && !lcp_same_point(N, b.tie_z + (size_t)i * N, z))
+        if (b.tie_f[i] <= b.best + ftol(b.best) && !lcp_same_point(N, b.tie_z + (size_t)i * N, b.z_best))
             res.unique = 0;
     if (counting) {
         if (!qp_ws(&b)) {
