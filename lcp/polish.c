@@ -192,6 +192,17 @@ int lcp_accept_or_polish(const nsdae_mlcp *ps, const lcp_origin *o, double *z, d
             memcpy(z, zp, sizeof(double) * (size_t)N);
         free(zp);
     }
+    /* Then the polish again on the pattern's system equilibrated on its own (powers of two, the
+     * second try of check.c's far points): ps is M's equilibration, which balances M, not each
+     * pattern. crash-f28b...: z3's column is 1.42 in the box row 1 (M_13 = 1e14, z1 at lo) and
+     * 7.6e-13, 1.5e-12 in the rows that vanish, whose block over z2, z3, z4 then has singular
+     * values 2.1, 0.5, 5e-13: rank 2 at NSDAE_TOL_RANK, so z3 = 25002741 (1e-4 off, from the
+     * reduced coordinates) stayed, and every leaf was refused (NO_SOLUTION). Last, so that no
+     * answer accepted before changes. */
+    if (!ok) {
+        memcpy(z, keep, sizeof(double) * (size_t)N);
+        ok = pattern_solve(ps, keep, NULL, NULL, z, 1, 1) == 0 && lcp_origin_accepts(o, ps, z, w);
+    }
     if (!ok)
         memcpy(z, keep, sizeof(double) * (size_t)N);
     free(keep);

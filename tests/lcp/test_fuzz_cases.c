@@ -768,3 +768,30 @@ Test(fuzz_cases, a_tiny_entry_of_the_data_is_not_rounding)
     cr_expect(z[0] == 0 && z[2] == -1, "%g %g", z[0], z[2]);
     cr_expect(fabs(z[1] - 1e14) <= 1e-9 * 1e14, "%.17g", z[1]);
 }
+
+/* crash-f28b...: row 1 a box z1 in [-1, 1], row 2 complementarity, rows 3 and 4 equalities,
+ *   w1 = 1e-7 z1 - 0.5 z2 + 1e14 z3 + 1e-7 z4 - 1e-14,  w2 = -0.5 z2 + 1e-7 (z3 + z4) + 1,
+ *   0 = 1e-7 z1 + 3 z4 - 1,                           0 = -0.5 z1 + 1e-7 (z2 + z3) - 3 z4 - 2.
+ * Row 3 gives z4 = (1 - 1e-7 z1) / 3, row 4 then S = z2 + z3 = 1e7 (3 + (0.5 - 1e-7) z1) >= 2.5e7.
+ * z1 inside its box needs w1 = 0, so 1e14 z3 = 0.5 z2 + O(1e-7) and z3 ~ 5e-15 z2: z2 ~ S > 0 and
+ * w2 = 0 would need z2 = 2 + 2e-7 (z3 + z4) ~ 2. z1 = hi = 1 needs w1 <= 0: z2 = 0 gives z3 = S and
+ * w1 > 0; w2 = 0 gives z2 ~ 9, z3 = S - 9 > 0 and w1 > 0 again. So z1 = lo = -1 (w1 >= 0 holds
+ * wherever z3 > 1e-20), z4 = (1 + 1e-7) / 3, S = 25000001, and either z2 = 0 (w2 > 0): A =
+ * (-1, 0, 25000001, z4), or w2 = 0: z2 = (1 + 1e-7 (S + z4)) / (0.5 + 1e-7) ~ 7, z3 = S - z2:
+ * B, of the smaller norm. The branch and bound's leaves came back from the reduced coordinates
+ * with z3 1e-4 off, and their polish on M's equilibration (z3's column 1.42 in the box row, below
+ * 1.5e-12 in the rows that vanish) cut z3's direction: NO_SOLUTION after 7 nodes. */
+Test(fuzz_cases, a_pattern_polished_in_its_own_units)
+{
+    double M[16] = {1e-7, 0, 1e-7, -0.5, -0.5, -0.5, 0, 1e-7, 1e14, 1e-7, 0, 1e-7, 1e-7, 1e-7, 3, -3};
+    double q[4] = {-1e-14, 1, -1, -2}, lo[4] = {-1, 0, 0, 0}, hi[4] = {1, 0, 0, 0}, z[4], w[4];
+    nsdae_row_kind kind[4] = {NSDAE_ROW_BOX, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_EQUALITY, NSDAE_ROW_EQUALITY};
+    nsdae_mlcp p = {4, M, q, kind, lo, hi};
+    double z4 = (1 + 1e-7) / 3, S = 25000001, z2 = (1 + 1e-7 * (S + z4)) / (0.5 + 1e-7);
+    double want[4] = {-1, z2, S - z2, z4}, sol[8] = {-1, z2, S - z2, z4, -1, 0, S, z4};
+    nsdae_minnorm_result res = minnorm_ok(&p, z, w);
+    for (int i = 0; i < 4; i++)
+        cr_expect(fabs(z[i] - want[i]) <= 1e-9 * fabs(want[i]), "z%d = %.17g, want %.17g", i + 1, z[i], want[i]);
+    cr_expect_eq(res.nsol, 2);
+    expect_only_solutions(&p, sol, 2);
+}
