@@ -75,7 +75,7 @@ static void caller_sides(const lcp_std *s, const signed char *st, int *side)
  * w3 = 1e6 z3 + 1e-7 is -1e-13 inside its upper end, which z3 = lo + x computes as -1.0003e-13;
  * its w3 = -3e-11 is farther from 0 than z3 from hi, so the nearest pattern put z3 at hi, where
  * w3 = 1e-7 > 0 (crash-ce27...). Its own pattern (w3 = 0) gives z3 = -1e-13. */
-static int point_solves(const nsdae_mlcp *p, const double *dr, const double *dc, const int *side, double *z,
+static int point_passes(const nsdae_mlcp *p, const double *dr, const double *dc, const int *side, double *z,
                         double *w, double *zp)
 {
     if (lcp_scaled_violation(p, dr, dc, z, w) <= NSDAE_TOL_RESIDUAL)
@@ -97,6 +97,27 @@ static int point_solves(const nsdae_mlcp *p, const double *dr, const double *dc,
         }
     }
     return 0;
+}
+
+/* point_passes, then the point kept refined once on its own pattern, the system equilibrated on
+ * its own (lcp_polish_scaled: a least-squares correction from the point, so one step of iterative
+ * refinement), the refined point taken where it passes too. The check's rounding allowance for a
+ * component off its end is normwise (the point's largest term over its column's largest entry),
+ * so a point from the equilibrated reduced coordinates can pass with a component off by far more
+ * than the rows that determine it allow. crash-449f...: w3 = -1e-5 z2 + 1e-7 = 0 fixes z2 = 0.01
+ * exactly, the pattern gave 0.0099983215 (row 2's 1e8 z3 = 1000 sets z2's allowance to 4.3e-6),
+ * listed beside 0.010000007 from another pattern, and smaller in norm than the solution. */
+static int point_solves(const nsdae_mlcp *p, const double *dr, const double *dc, const int *side, double *z,
+                        double *w, double *zp)
+{
+    if (!point_passes(p, dr, dc, side, z, w, zp))
+        return 0;
+    if (lcp_polish_scaled(p, z, zp) == 0) {
+        lcp_caller_w(p, zp, w);
+        if (lcp_scaled_violation(p, dr, dc, zp, w) <= NSDAE_TOL_RESIDUAL)
+            memcpy(z, zp, sizeof(double) * (size_t)p->size);
+    }
+    return 1;
 }
 
 /* Keeps only the point pieces (scaled z) that solve the caller's MLCP row by row, each as it is

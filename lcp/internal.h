@@ -328,6 +328,9 @@ int lcp_pattern_point_given(const nsdae_mlcp *p, const int *side, const double *
  * and corrects the free ones by the minimal-norm solution of the rows that must then vanish.
  * -1 on allocation or LAPACK failure (z partly changed). */
 int lcp_polish(const nsdae_mlcp *p, double *z);
+/* lcp_polish with the rows and columns of the pattern's system equilibrated first (as
+ * lcp_pattern_point_scaled), written to zp (which may be z). */
+int lcp_polish_scaled(const nsdae_mlcp *p, const double *z, double *zp);
 /* Where answers of an equilibrated problem are judged: the caller's own data. The per-row check
  * in equilibrated units would call a row noise whose entries the equilibration divided by a huge
  * one (M = [6 0; 5 1e150]: row 2's terms become 1e-100 next to a rounding level of 1e-14). */

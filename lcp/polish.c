@@ -144,6 +144,11 @@ int lcp_polish(const nsdae_mlcp *p, double *z)
     return pattern_solve(p, z, NULL, NULL, z, 1, 0);
 }
 
+int lcp_polish_scaled(const nsdae_mlcp *p, const double *z, double *zp)
+{
+    return pattern_solve(p, z, NULL, NULL, zp, 1, 1);
+}
+
 int lcp_pattern_point(const nsdae_mlcp *p, const double *z, const double *w, double *zp)
 {
     return pattern_solve(p, z, w, NULL, zp, 0, 0);
@@ -201,7 +206,7 @@ int lcp_accept_or_polish(const nsdae_mlcp *ps, const lcp_origin *o, double *z, d
      * answer accepted before changes. */
     if (!ok) {
         memcpy(z, keep, sizeof(double) * (size_t)N);
-        ok = pattern_solve(ps, keep, NULL, NULL, z, 1, 1) == 0 && lcp_origin_accepts(o, ps, z, w);
+        ok = lcp_polish_scaled(ps, keep, z) == 0 && lcp_origin_accepts(o, ps, z, w);
     }
     if (!ok)
         memcpy(z, keep, sizeof(double) * (size_t)N);

@@ -795,3 +795,36 @@ Test(fuzz_cases, a_pattern_polished_in_its_own_units)
     cr_expect_eq(res.nsol, 2);
     expect_only_solutions(&p, sol, 2);
 }
+
+/* crash-449f...: rows 1 and 3 complementarity, row 2 an equality,
+ *   w1 = 3 z1 + 1e-7 z2 - 5e-9 z3 + 1e-7,  0 = -1e-14 z1 + 1e-7 z2 + 1e8 z3 - 1000,
+ *   w3 = -1e-14 z1 - 1e-5 z2 + 1e-7.
+ * z1 > 0 needs w1 = 0, 5e-9 z3 = 3 z1 + 1e-7 (z2 + 1) > 1e-7: z3 > 20; then row 2 gives
+ * 1e-14 z1 >= 2e9 - 1000, z1 > 1e23, while w1 = 0 gives z3 >= 6e8 z1, and row 2 then
+ * 1e-14 z1 >= 6e16 z1 - 1000: no. So z1 = 0. z3 = 0 would need z2 = 1e10 (row 2) and then
+ * w3 < 0: z3 > 0, w3 = 0, z2 = 1e-7 / 1e-5 = 0.01 exactly, z3 = (1000 - 1e-9) / 1e8. The unique
+ * solution (0, 0.01, 9.99999999999e-6). The enumeration also listed (0, 0.0099983215, 1e-5)
+ * (w3 = 1.7e-11 on a row whose terms are 1e-7): the rounding allowed z2 is taken in the unit of
+ * the point's largest term (1e8 z3 = 1000 over z2's largest entry 1e-5), so the check accepts it;
+ * the enumeration now refines each point it keeps on its pattern's own equilibrated system. */
+Test(fuzz_cases, an_enumerated_point_is_refined_on_its_pattern)
+{
+    double M[9] = {3, -1e-14, -1e-14, 1e-7, 1e-7, -1e-5, -5e-9, 1e8, 0};
+    double q[3] = {1e-7, -1000, 1e-7}, z[3], w[3];
+    nsdae_row_kind kind[3] = {NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_EQUALITY, NSDAE_ROW_COMPLEMENTARITY};
+    nsdae_mlcp p = {3, M, q, kind, NULL, NULL};
+    double sol[3] = {0, 0.01, (1000 - 1e-9) / 1e8};
+    nsdae_minnorm_result res = minnorm_ok(&p, z, w);
+    for (int i = 0; i < 3; i++)
+        cr_expect(fabs(z[i] - sol[i]) <= 1e-12 * fabs(sol[i]), "z%d = %.17g, want %.17g", i + 1, z[i], sol[i]);
+    cr_expect_eq(res.nsol, 1);
+    nsdae_error err = {0};
+    nsdae_lcp_solution_set *set = NULL;
+    cr_assert_eq(nsdae_lcp_enumerate(&p, &set, &err), NSDAE_OK, "%s", err.message);
+    cr_expect_gt(set->count, 0);
+    for (int c = 0; c < set->count; c++)
+        for (int i = 0; i < 3; i++)
+            cr_expect(fabs(set->pieces[c].z[i] - sol[i]) <= 1e-12 * fabs(sol[i]), "piece %d: z%d = %.17g, want %.17g",
+                      c, i + 1, set->pieces[c].z[i], sol[i]);
+    nsdae_lcp_solution_set_free(set);
+}
