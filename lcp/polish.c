@@ -71,7 +71,7 @@ static int at_corner(const nsdae_mlcp *p, int i, const double *z, double wi)
  * by the minimal-norm least-squares solution of the rows that must vanish, starting from z's own
  * values (keep_free) or from 0 (the pattern's minimal-norm point). zp may be z. */
 static int pattern_solve(const nsdae_mlcp *p, const double *z, const double *w, const int *given, double *zp,
-                         int keep_free, int scaled)
+                         int keep_free, int scaled, int *square)
 {
     int N = p->size;
     size_t n = (size_t)N;
@@ -131,6 +131,8 @@ static int pattern_solve(const nsdae_mlcp *p, const double *z, const double *w, 
         equilibrate(nr, nf, A, b, dc);
     double resid;
     int rank = lcp_lstsq(nr, nf, A, b, dz, &resid, NULL);
+    if (square)
+        *square = rank == nf && nr == nf;
     if (rank >= 0)
         for (int c = 0; c < nf; c++)
             zp[freecol[c]] += dc[c] * dz[c];
@@ -141,27 +143,27 @@ static int pattern_solve(const nsdae_mlcp *p, const double *z, const double *w, 
 
 int lcp_polish(const nsdae_mlcp *p, double *z)
 {
-    return pattern_solve(p, z, NULL, NULL, z, 1, 0);
+    return pattern_solve(p, z, NULL, NULL, z, 1, 0, NULL);
 }
 
 int lcp_polish_scaled(const nsdae_mlcp *p, const double *z, double *zp)
 {
-    return pattern_solve(p, z, NULL, NULL, zp, 1, 1);
+    return pattern_solve(p, z, NULL, NULL, zp, 1, 1, NULL);
 }
 
 int lcp_pattern_point(const nsdae_mlcp *p, const double *z, const double *w, double *zp)
 {
-    return pattern_solve(p, z, w, NULL, zp, 0, 0);
+    return pattern_solve(p, z, w, NULL, zp, 0, 0, NULL);
 }
 
 int lcp_pattern_point_scaled(const nsdae_mlcp *p, const double *z, const double *w, double *zp)
 {
-    return pattern_solve(p, z, w, NULL, zp, 0, 1);
+    return pattern_solve(p, z, w, NULL, zp, 0, 1, NULL);
 }
 
 int lcp_pattern_point_given(const nsdae_mlcp *p, const int *side, const double *z, double *zp, int scaled)
 {
-    return pattern_solve(p, z, NULL, side, zp, 0, scaled);
+    return pattern_solve(p, z, NULL, side, zp, 0, scaled, NULL);
 }
 
 int lcp_origin_accepts(const lcp_origin *o, const nsdae_mlcp *ps, const double *zs, double *w)
@@ -203,10 +205,14 @@ int lcp_accept_or_polish(const nsdae_mlcp *ps, const lcp_origin *o, double *z, d
      * 7.6e-13, 1.5e-12 in the rows that vanish, whose block over z2, z3, z4 then has singular
      * values 2.1, 0.5, 5e-13: rank 2 at NSDAE_TOL_RANK, so z3 = 25002741 (1e-4 off, from the
      * reduced coordinates) stayed, and every leaf was refused (NO_SOLUTION). Last, so that no
-     * answer accepted before changes. */
+     * answer accepted before changes; and only where the rows that vanish determine the free
+     * components (square, full rank), so that the point is the pattern's exact one: as a least
+     * squares compromise of an overdetermined pattern (a corner row among them) it passed the
+     * check's floor for MLCPs without solution (fuzzing: crash-54e9..., crash-6885...). */
     if (!ok) {
         memcpy(z, keep, sizeof(double) * (size_t)N);
-        ok = lcp_polish_scaled(ps, keep, z) == 0 && lcp_origin_accepts(o, ps, z, w);
+        int square = 0;
+        ok = pattern_solve(ps, keep, NULL, NULL, z, 1, 1, &square) == 0 && square && lcp_origin_accepts(o, ps, z, w);
     }
     if (!ok)
         memcpy(z, keep, sizeof(double) * (size_t)N);

@@ -307,6 +307,12 @@ Test(fuzz_cases, a_box_is_measured_in_its_width)
  *  - crash-a807...: row 4 gives z3 = (z1 + z2) / 10, row 3 then z4 = -(0.3 + 1e-7) (z1 + z2) / 5e-9,
  *    so w2 = 1e-7 (z1 + z2 + z4) < 0 unless z1 = z2 = 0, where w1 = -1 < 0.
  *  - crash-3666... and crash-7632...: tests/fuzz/open/README.md (branch fuzzmst).
+ *  - crash-54e9...: rows 1 to 3 (C) w1 = -2 z1 + 0.5 (z2 + z4) + 1e14 z3 + 2,
+ *    w2 = 1e-7 (z1 + z4) - 3 z2 + 10 z3 - 2, w3 = 1e-7 (z1 + z2 + z3) - 2 z4 - 2, row 4 (E)
+ *    0 = 3 z1 + 1e-7 z2 - 2 z4 - 2. Row 4 makes w3 = 1e-7 z3 - (3 - 1e-7) z1. z3 > 0 needs w3 = 0,
+ *    z1 ~ 3.3e-8 z3 > 0, and then w1 = 0 needs 1.25 z1 ~ 1e14 z3: no. So z3 = 0, w3 >= 0 gives
+ *    z1 = 0, z4 = 5e-8 z2 - 1 and w2 = -(3 - 5e-15) z2 - 2 - 1e-7 < 0. A least-squares polish of
+ *    the overdetermined pattern z1 = z2 = 0 (row 2 a corner) once gave (0, 0, 0.2, -1).
  * Solved with solution counting, as the fuzz target does: without it crash-7632... is answered
  * with z3 = -1 - 5.4e-13, below its lower end by less than lcp/check.c's rounding floor (the floor
  * class of the open README, not fixed here). */
@@ -340,6 +346,9 @@ static const no_solution_case no_solution_cases[] = {
     {"crash-3666", 4, "BECC",
      {{-1, 1e-3, 2, 1}, {0, 1e-7, 1, 1}, {-1, 0, 1, 1}, {1e-7, 2, 1, 1}},
      {1, 0, 0, 0}, {-1}, {0}},
+    {"crash-54e9", 4, "CCCE",
+     {{-2, 0.5, 1e14, 0.5}, {1e-7, -3, 10, 1e-7}, {1e-7, 1e-7, 1e-7, -2}, {3, 1e-7, 0, -2}},
+     {2, -2, -2, -2}, {0}, {0}},
     {"crash-7632", 4, "EEBE",
      {{1e-7, 10, 1e-7, 3}, {1e-7, 0, 1e6, -1e-6}, {2, 1e-7, 1e-7, -0.5}, {0, 1e-7, 1e-7, 2}},
      {0, 1e6, -1, 1}, {0, 0, -1, 0}, {0, 0, INFINITY, 0}},
