@@ -6,7 +6,12 @@
  * not parsing, translation or writing; the least of --repeat runs is printed. A model the engine
  * refuses (friction) gets its refusal instead of a row.
  *
- *   OPENBLAS_NUM_THREADS=1 ./bench_events [--repeat N] [--examples DIR]
+ * --ladders N,...: instead, examples/diode_ladder.nsm with N cells (3N unknowns) over T = 2e-3
+ * (200 output rows), IDA with KLU on the compressed columns (the default from
+ * NSDAE_EVENTS_SPARSE_MIN unknowns) against dense LU in the same run (dense only up to
+ * --dense-max cells: 3000 unknowns take 40 s); the system stays compressed, as the command keeps it.
+ *
+ *   OPENBLAS_NUM_THREADS=1 ./bench_events [--repeat N] [--examples DIR] [--ladders N,... [--dense-max N]]
  */
 #include <nsdae/eventdriven.h>
 #include <nsdae/model.h>
@@ -15,6 +20,7 @@
 #include <nsdae/translate_lagrangian.h>
 
 #include "bench_clock.h"
+#include "bench_list.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -111,22 +117,80 @@ static void bench_one(const char *dir, const bench_model *b, int repeat)
     nsdae_lagrangian_destroy(cs);
 }
 
+/* The least wall time of `repeat` runs of the ladder with one linear solver; NAN when refused. */
+static double ladder_time(const nsdae_mlcs *s, nsdae_events_linsol linsol, int repeat, nsdae_events_summary *sum)
+{
+    nsdae_events_options o;
+    nsdae_events_defaults(&o);
+    o.stop = 2e-3;
+    o.nsteps = 200;
+    o.linsol = linsol;
+    double best = INFINITY;
+    for (int r = 0; r < repeat; r++) {
+        nsdae_error err = {0};
+        double t0 = bench_seconds();
+        if (nsdae_events_run_mlcs(s, &o, drop_mlcs, NULL, NULL, sum, &err) != NSDAE_OK) {
+            printf("  (%s refused: %s)\n", linsol == NSDAE_EVENTS_LINSOL_DENSE ? "dense" : "KLU", err.message);
+            return NAN;
+        }
+        best = fmin(best, bench_seconds() - t0);
+    }
+    return best;
+}
+
+static int bench_ladders(const char *dir, const int *cells, int count, int repeat, int dense_max)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/diode_ladder.nsm", dir);
+    printf("diode ladder, T = 2e-3, 200 rows (events: switches; IDA steps of the KLU run)\n");
+    printf("%6s %9s %7s %10s %10s %10s %8s\n", "N", "unknowns", "events", "IDA steps", "KLU s", "dense s",
+           "x dense");
+    for (int k = 0; k < count; k++) {
+        nsdae_model *m = NULL;
+        nsdae_mlcs *s = NULL;
+        nsdae_error err = {0};
+        if (nsdae_model_parse_file(path, &m, &err) || nsdae_model_set_param(m, "N", cells[k], &err) ||
+            nsdae_translate_mlcs(m, &s, NULL, &err)) {
+            fprintf(stderr, "bench_events: %s: %s\n", path, err.message);
+            nsdae_model_destroy(m);
+            return 1;
+        }
+        nsdae_model_destroy(m);
+        nsdae_events_summary sum = {0}, dsum = {0};
+        double klu = ladder_time(s, NSDAE_EVENTS_LINSOL_SPARSE, repeat, &sum);
+        double dense = cells[k] <= dense_max ? ladder_time(s, NSDAE_EVENTS_LINSOL_DENSE, repeat, &dsum) : NAN;
+        printf("%6d %9d %7ld %10ld %10.4f %10.4f %8.2f\n", cells[k], s->ny + s->nl, sum.events, sum.ida_steps, klu,
+               dense, dense / klu);
+        fflush(stdout);
+        nsdae_mlcs_destroy(s);
+    }
+    return 0;
+}
+
 static void usage(const char *prog)
 {
-    printf("usage: %s [--repeat N] [--examples DIR]\n"
+    printf("usage: %s [--repeat N] [--examples DIR] [--ladders N,... [--dense-max N]]\n"
            "The event-driven engine on the example models (their experiment's T and output step,\n"
            "rtol 1e-10, atol 1e-12): events, modes visited, accumulation points, IDA steps, rows and\n"
            "the least wall time of N runs (default 3), rows dropped. Run with OPENBLAS_NUM_THREADS=1.\n"
-           "  --examples DIR  the models' directory (default: the source tree's examples/)\n",
+           "  --examples DIR  the models' directory (default: the source tree's examples/)\n"
+           "  --ladders N,... diode ladders of N cells instead: IDA with KLU against dense LU\n"
+           "  --dense-max N   the largest ladder also run with dense LU (default 400)\n",
            prog);
 }
 
 int main(int argc, char **argv)
 {
-    int repeat = 3;
+    int repeat = 3, cells[32], ncells = 0, dense_max = 400;
     const char *dir = NSDAE_SOURCE_DIR "/examples";
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--ladders") == 0 && i + 1 < argc) {
+            if ((ncells = bench_parse_list(argv[++i], cells, 32)) < 1) {
+                fprintf(stderr, "bench_events: --ladders %s: expected sizes like 100,400,1000\n", argv[i]);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--dense-max") == 0 && i + 1 < argc) dense_max = atoi(argv[++i]);
         else if (strcmp(argv[i], "--examples") == 0 && i + 1 < argc) dir = argv[++i];
         else {
             usage(argv[0]);
@@ -134,6 +198,7 @@ int main(int argc, char **argv)
         }
     }
     if (repeat < 1) repeat = 1;
+    if (ncells > 0) return bench_ladders(dir, cells, ncells, repeat, dense_max);
     printf("%-22s %-7s %8s %7s %6s %5s %10s %8s %10s\n", "model", "form", "T", "events", "modes", "accum",
            "IDA steps", "rows", "wall s");
     for (size_t k = 0; k < sizeof models / sizeof models[0]; k++) bench_one(dir, &models[k], repeat);

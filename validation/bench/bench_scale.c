@@ -33,6 +33,7 @@
 #include <nsdae/translate_lagrangian.h>
 
 #include "bench_clock.h"
+#include "bench_list.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -288,19 +289,6 @@ static void print_table(const char *title, const row *r, int count)
            exponent(r, count, 0), exponent(r, count, 1), exponent(r, count, 2));
 }
 
-static int parse_list(const char *s, int *out)
-{
-    int k = 0;
-    while (*s && k < MAXN) {
-        char *end;
-        long v = strtol(s, &end, 10);
-        if (end == s || v < 1) return -1;
-        out[k++] = (int)v;
-        s = *end == ',' ? end + 1 : end;
-    }
-    return k;
-}
-
 static void sibling(const char *argv0, const char *name, char *buf, size_t size)
 {
     const char *slash = strrchr(argv0, '/');
@@ -321,8 +309,8 @@ int main(int argc, char **argv)
     snprintf(P.beads, sizeof P.beads, "%s/examples/bead_column.nsm", NSDAE_SOURCE_DIR);
     snprintf(P.ladder, sizeof P.ladder, "%s/examples/diode_ladder.nsm", NSDAE_SOURCE_DIR);
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--beads") == 0 && i + 1 < argc) nb = parse_list(argv[++i], beads);
-        else if (strcmp(argv[i], "--ladders") == 0 && i + 1 < argc) nl = parse_list(argv[++i], ladders);
+        if (strcmp(argv[i], "--beads") == 0 && i + 1 < argc) nb = bench_parse_list(argv[++i], beads, MAXN);
+        else if (strcmp(argv[i], "--ladders") == 0 && i + 1 < argc) nl = bench_parse_list(argv[++i], ladders, MAXN);
         else if (strcmp(argv[i], "--ladder-stop") == 0 && i + 1 < argc) ladder_stop = atof(argv[++i]);
         else if (strcmp(argv[i], "--no-peer") == 0) P.use_peer = 0;
         else {
