@@ -138,7 +138,10 @@ static void add_terms(const double *dense, const nsdae_mlcs_csc *m, int rows, in
 {
     for (int j = 0; j < cols; j++) {
         if (dense)
-            for (int i = 0; i < rows; i++) w[i] += dense[i + (size_t)j * rows] * x[j], terms[i] += fabs(dense[i + (size_t)j * rows] * x[j]);
+            for (int i = 0; i < rows; i++) {
+                double t = dense[i + (size_t)j * rows] * x[j];
+                w[i] += t, terms[i] += fabs(t);
+            }
         else
             for (int k = m->colp ? m->colp[j] : 0; m->colp && k < m->colp[j + 1]; k++)
                 w[m->rowi[k]] += m->val[k] * x[j], terms[m->rowi[k]] += fabs(m->val[k] * x[j]);

@@ -298,8 +298,8 @@ static nsdae_status mlcs_alloc(mlcs_problem *mp, nsdae_error *err)
     mp->post = calloc((size_t)ny + 1, sizeof *mp->post);
     mp->row_r = calloc((size_t)mp->n + 1, sizeof *mp->row_r);
     mp->scale = calloc((size_t)nl + 1, sizeof *mp->scale);
-    if (!mp->row_r || !mp->scale || !mp->side || !mp->label || !mp->b || !mp->c || !mp->r || !mp->diff || !mp->alg || !mp->states || !mp->state_names ||
-        !mp->pre || !mp->post)
+    if (!mp->row_r || !mp->scale || !mp->side || !mp->label || !mp->b || !mp->c || !mp->r || !mp->diff || !mp->alg ||
+        !mp->states || !mp->state_names || !mp->pre || !mp->post)
         return nsdae_error_set(err, NSDAE_NOMEM, "event-driven MLCS engine: out of memory");
     int sparse = mp->o.linsol == NSDAE_EVENTS_LINSOL_SPARSE ||
                  (mp->o.linsol == NSDAE_EVENTS_LINSOL_AUTO && mp->n >= NSDAE_EVENTS_SPARSE_MIN);
