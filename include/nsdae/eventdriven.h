@@ -67,10 +67,12 @@
 
 /* IDA's Newton matrix for an MLCS: dense LU (LAPACK), or KLU (SuiteSparse) on the union of its
  * modes' nonzeros, whose residual, Jacobian and index test then cost O(nonzeros), not O(n^2) and
- * O(n^3): a 1000-node diode ladder has 3000 unknowns and about 10 000 nonzeros. AUTO: KLU from
- * NSDAE_EVENTS_SPARSE_MIN unknowns, below that dense (the size at which the event-driven oracles
- * were validated, and where LAPACK is as fast). The mode-selection MLCP and the restart at an event
- * stay dense (lcp.h's minimal-norm solver takes dense data): O(n^3) per event. */
+ * O(n^3): a 1000-node diode ladder has 3000 unknowns and about 10 000 nonzeros. With KLU the
+ * restart solves use it too, and the mode-selection probe is the time stepper's sparse step when
+ * every row is complementarity and that step has its single-solution certificate (stepper.h);
+ * otherwise the probe is the dense minimal-norm MLCP, O(n^3) per event, and only then are the
+ * dense matrices made. AUTO: KLU from NSDAE_EVENTS_SPARSE_MIN unknowns, below that dense (the
+ * sizes at which the event-driven oracles were validated). */
 typedef enum nsdae_events_linsol {
     NSDAE_EVENTS_LINSOL_AUTO = 0,
     NSDAE_EVENTS_LINSOL_DENSE,
