@@ -91,6 +91,9 @@ int lcp_solve_square_buf(int n, const double *A, const double *b, double *x, dou
 /* 1 if the symmetric part of the n x n matrix A is positive definite (Cholesky succeeds). */
 int lcp_sym_part_pd(int n, const double *A, double *work_nn);
 double lcp_dot(int n, const double *a, int inca, const double *b, int incb);
+/* The numerical rank of a matrix from its singular values s[0] >= ... >= s[mn-1]: those above
+ * NSDAE_TOL_RANK times the largest (and above 0). */
+int lcp_svd_rank(const double *s, int mn);
 /* two solutions closer than NSDAE_TOL_SAME_SOLUTION (max-norm, relative to 1 + their size) are one */
 int lcp_same_point(int n, const double *a, const double *b);
 

@@ -16,6 +16,15 @@ int lcp_same_point(int n, const double *a, const double *b)
     return d <= NSDAE_TOL_SAME_SOLUTION * (1 + s);
 }
 
+int lcp_svd_rank(const double *s, int mn)
+{
+    int rank = 0;
+    double cut = NSDAE_TOL_RANK * (mn > 0 && s[0] > 0 ? s[0] : 0);
+    while (rank < mn && s[rank] > cut && s[rank] > 0)
+        rank++;
+    return rank;
+}
+
 double lcp_dot(int n, const double *a, int inca, const double *b, int incb)
 {
     double s = 0;
@@ -70,10 +79,7 @@ int lcp_lstsq(int rows, int cols, const double *A, const double *b, double *t, d
         free(buf);
         return -1;
     }
-    int rank = 0;
-    double cut = NSDAE_TOL_RANK * (s[0] > 0 ? s[0] : 0);
-    while (rank < mn && s[rank] > cut && s[rank] > 0)
-        rank++;
+    int rank = lcp_svd_rank(s, mn);
     for (int j = 0; j < rank; j++)
         utb[j] = lcp_dot(rows, u + (size_t)j * rows, 1, b, 1) / s[j];
     for (int i = 0; i < cols; i++) {

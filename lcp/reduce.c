@@ -94,10 +94,7 @@ static int refine_elimination(int n, int nx, const double *A, const double *b, d
         free(buf);
         return -1;
     }
-    int rank = 0;
-    double cut = NSDAE_TOL_RANK * (sv[0] > 0 ? sv[0] : 0);
-    while (rank < mn && sv[rank] > cut && sv[rank] > 0)
-        rank++;
+    int rank = lcp_svd_rank(sv, mn);
     if (rank == 0 || sv[rank - 1] >= REFINE_BELOW * sv[0]) {
         free(buf);
         return 0;

@@ -363,18 +363,32 @@ static void rows_to_problem(int n, const char *kinds, const double rows[5][5], d
     }
 }
 
+/* A case written row by row as an MLCP (its arrays held here), and minimal norm (counting) on it. */
+typedef struct row_case {
+    double M[25];
+    nsdae_row_kind kind[5];
+    nsdae_mlcp p;
+} row_case;
+
+static nsdae_status minnorm_of_rows(row_case *rc, int n, const char *kinds, const double rows[5][5], const double *q,
+                                    const double *lo, const double *hi, double *z, nsdae_error *err)
+{
+    double w[5];
+    rows_to_problem(n, kinds, rows, rc->M, rc->kind);
+    rc->p = (nsdae_mlcp){n, rc->M, q, rc->kind, lo, hi};
+    nsdae_minnorm_result res;
+    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
+    return nsdae_lcp_minnorm(&rc->p, &spec, z, w, &res, err);
+}
+
 Test(fuzz_cases, rows_that_each_pass_but_have_no_common_solution)
 {
     for (size_t c = 0; c < sizeof no_solution_cases / sizeof no_solution_cases[0]; c++) {
         const no_solution_case *k = &no_solution_cases[c];
-        double M[25], z[5], w[5];
-        nsdae_row_kind kind[5];
-        rows_to_problem(k->n, k->kinds, k->rows, M, kind);
-        nsdae_mlcp p = {k->n, M, k->q, kind, k->lo, k->hi};
+        double z[5];
+        row_case rc;
         nsdae_error err = {0};
-        nsdae_minnorm_result res;
-        nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
-        nsdae_status st = nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err);
+        nsdae_status st = minnorm_of_rows(&rc, k->n, k->kinds, k->rows, k->q, k->lo, k->hi, z, &err);
         cr_expect_eq(st, NSDAE_NO_SOLUTION, "%s: status %d (%s)", k->name, st, err.message);
     }
 }
@@ -742,19 +756,16 @@ Test(fuzz_cases, an_ill_conditioned_elimination_keeps_its_exact_zeros)
 {
     for (size_t c = 0; c < sizeof elimination_cases / sizeof elimination_cases[0]; c++) {
         const elimination_case *k = &elimination_cases[c];
-        double M[25], z[5], w[5];
-        nsdae_row_kind kind[5];
-        rows_to_problem(k->n, k->kinds, k->rows, M, kind);
-        nsdae_mlcp p = {k->n, M, k->q, kind, k->lo, k->hi};
+        double z[5];
+        row_case rc;
         nsdae_error err = {0};
-        nsdae_minnorm_result res;
-        nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
-        cr_assert_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_OK, "%s: %s", k->name, err.message);
+        cr_assert_eq(minnorm_of_rows(&rc, k->n, k->kinds, k->rows, k->q, k->lo, k->hi, z, &err), NSDAE_OK,
+                     "%s: %s", k->name, err.message);
         for (int i = 0; i < k->n; i++)
             cr_expect(fabs(z[i] - k->want[i]) <= 1e-9 * (1 + fabs(k->want[i])), "%s: z%d = %.17g, want %g", k->name,
                       i + 1, z[i], k->want[i]);
         nsdae_lcp_solution_set *set = NULL;
-        cr_assert_eq(nsdae_lcp_enumerate(&p, &set, &err), NSDAE_OK, "%s: %s", k->name, err.message);
+        cr_assert_eq(nsdae_lcp_enumerate(&rc.p, &set, &err), NSDAE_OK, "%s: %s", k->name, err.message);
         cr_expect_gt(set->count, 0, "%s: the enumeration lists no solution", k->name);
         nsdae_lcp_solution_set_free(set);
     }
