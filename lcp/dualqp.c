@@ -377,18 +377,23 @@ int lcp_dqp_solve(lcp_dqp *d, const signed char *st, signed char *act, double cu
     int k = d->k, nrow = d->nrow, nw = 0;
     /* 1. start: the node's first child comes right after it (depth first) and inherits its
      * final active set, whose factor is still here; otherwise the equalities and the warm rows
-     * are factored. Dual feasible when the warm multipliers are >= 0, else cold (equalities
-     * only: their multipliers are free). */
+     * are factored. Dual feasible once no inequality multiplier is negative: the most negative
+     * one's row leaves (a Givens drop) until none is (the equalities' multipliers are free).
+     * Restarting cold from the equalities instead took about 60 steps to rebuild the set: on
+     * deltasigma the 22 second children it hit cost 741 steps, now 179. */
     int reuse = d->kept && memcmp(act, d->last, (size_t)nrow) == 0;
     d->kept = 0;
-    for (int pass = reuse ? -1 : 0; pass < 2; pass++) {
-        nw = pass < 0 ? d->nw : gram_build(d, st, act, pass == 0);
+    nw = reuse ? d->nw : gram_build(d, st, act, 1);
+    for (;;) {
         eqp_multipliers(d, nw);
-        int neg = 0;
-        for (int i = 0; i < nw && !neg; i++)
-            neg = !row_eq(st, d->W[i]) && d->lam[i] < -d->tol;
-        if (!neg)
+        int neg = -1;
+        for (int i = 0; i < nw; i++)
+            if (!row_eq(st, d->W[i]) && d->lam[i] < -d->tol && (neg < 0 || d->lam[i] < d->lam[neg]))
+                neg = i;
+        if (neg < 0)
             break;
+        gram_drop(d, nw, neg);
+        nw--;
     }
     int maxit = DQP_ITER_PER_ROW * (nrow + 1), exact = 1;
     double q = dual_value(d, st, nw);
