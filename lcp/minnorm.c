@@ -250,7 +250,11 @@ static void ball_prepare(bnb *b)
  * is the one that exceeds the incumbent, usually in a few steps; the nearer children, solved to
  * their optimum, are the expensive ones and are needed only to score a branch. On deltasigma the
  * probes' dual solves go from 1518 to 1080 (steps 9472 to 8941; the call from 1.56 G to 1.43 G
- * instructions). Returns 0 (*bi chosen, -1: no candidate), 1 st narrowed (solve the node again). */
+ * instructions). The farther children are tried farthest first: the child whose hyperplane is
+ * farther from t in the objective's metric starts with the higher bound (f(t) + d^2 / 2), and a
+ * far child that does not exceed the incumbent is solved to its optimum for nothing until the fix
+ * is found (deltasigma: far-child steps 7940 -> 5290, the call 1.30 G -> 0.96 G instructions;
+ * deltasigma2 10320 -> 5640, 1.69 G -> 1.08 G). Returns 0 (*bi chosen, -1: no candidate), 1 st narrowed (solve the node again). */
 static int probe(bnb *b, signed char *st, const signed char *act, int *bi)
 {
     const lcp_reduced *r = b->r;
@@ -279,13 +283,23 @@ static int probe(bnb *b, signed char *st, const signed char *act, int *bi)
         return 0;
     lcp_dqp_save(&b->dqp);
     double best_score = -INFINITY, bound[PROBE_CANDIDATES][2];
-    int verdict = 0, strong[PROBE_CANDIDATES];
+    int verdict = 0, strong[PROBE_CANDIDATES], order[PROBE_CANDIDATES];
+    double far[PROBE_CANDIDATES];
     for (int c = 0; c < nc; c++) {   /* the farther child: side 1 (v_i = 0) or 0 (r_i = 0) */
         int i = cand[c];
-        strong[c] = b->ball ? b->pv[i] / b->vn[i] > b->pr[i] / b->rn[i] : b->pv[i] > b->pr[i];
+        double dv = b->ball ? b->pv[i] / b->vn[i] : b->pv[i], dr = b->ball ? b->pr[i] / b->rn[i] : b->pr[i];
+        strong[c] = dv > dr;
+        far[c] = fmax(dv, dr);
+        int p = c;
+        while (p > 0 && far[order[p - 1]] < far[c]) {
+            order[p] = order[p - 1];
+            p--;
+        }
+        order[p] = c;
     }
     for (int pass = 0; pass < 2 && !verdict; pass++)
-        for (int c = 0; c < nc && !verdict; c++) {
+        for (int oc = 0; oc < nc && !verdict; oc++) {
+            int c = pass ? oc : order[oc];
             int side = pass ? !strong[c] : strong[c];
             memcpy(b->pst, st, (size_t)m);
             memcpy(b->pact, act, (size_t)(2 * m));
