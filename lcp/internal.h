@@ -181,8 +181,6 @@ typedef struct lcp_dqp {
     int *sW, snw, skept;
     signed char *slast;
     int dirty;             /* the first factor column changed since the save (restore copies from it) */
-    int *rp, *ri;          /* the rows a_j in t (sparse, by row: entries rp[j]..rp[j+1]-1 at ri, rv) */
-    double *rv;
     double *lam, *s, *c, *x, *y, *z, *t;
     int *cols, kfull;      /* the variables kept (lcp_dqp_init_on; NULL: all kfull = k) */
 } lcp_dqp;
