@@ -254,7 +254,8 @@ static void ball_prepare(bnb *b)
  * farther from t in the objective's metric starts with the higher bound (f(t) + d^2 / 2), and a
  * far child that does not exceed the incumbent is solved to its optimum for nothing until the fix
  * is found (deltasigma: far-child steps 7940 -> 5290, the call 1.30 G -> 0.96 G instructions;
- * deltasigma2 10320 -> 5640, 1.69 G -> 1.08 G). Returns 0 (*bi chosen, -1: no candidate), 1 st narrowed (solve the node again). */
+ * deltasigma2 10320 -> 5640, 1.69 G -> 1.08 G). Returns 0 (*bi chosen, -1: no candidate), 1 st
+ * narrowed (solve the node again). */
 static int probe(bnb *b, signed char *st, const signed char *act, int *bi)
 {
     const lcp_reduced *r = b->r;
