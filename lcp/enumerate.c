@@ -161,6 +161,15 @@ static int keep_solving_points(const nsdae_mlcp *p, const lcp_std *s, const doub
     return 0;
 }
 
+/* An empty list is said only where every pattern's rejection was certain (lcp.h, the contract):
+ * above the spread bound a pattern can be consistent by an entry below another's rounding. */
+static nsdae_status uncertain_empty(nsdae_error *err)
+{
+    return nsdae_error_set(err, NSDAE_NUMERICAL,
+                           "enumerate: no solution found, but the data's scales spread beyond 2^%g in any units: "
+                           "not certain", NSDAE_SPREAD_MAX_LOG2);
+}
+
 nsdae_status nsdae_lcp_enumerate(const nsdae_mlcp *p, nsdae_lcp_solution_set **out, nsdae_error *err)
 {
     if (!out)
@@ -201,6 +210,10 @@ nsdae_status nsdae_lcp_enumerate(const nsdae_mlcp *p, nsdae_lcp_solution_set **o
     st = lcp_reduce(&s, &ar, &r, err);
     if (st == NSDAE_NO_SOLUTION) {   /* inconsistent equalities: the solution set is empty */
         nsdae_error_clear(err);
+        if (lcp_spread_exceeds(p, NSDAE_SPREAD_MAX_LOG2)) {
+            st = uncertain_empty(err);
+            goto done;
+        }
         st = lcp_set_from_pieces(p->size, &list, 0, out, err);
         goto done;
     }
@@ -249,6 +262,10 @@ nsdae_status nsdae_lcp_enumerate(const nsdae_mlcp *p, nsdae_lcp_solution_set **o
     }
     /* a continuum's representative lies on it within the sign tolerance: not checked */
     lcp_piece_list_merge(&r, &list, &ws);
+    if (list.n == 0 && lcp_spread_exceeds(p, NSDAE_SPREAD_MAX_LOG2)) {
+        st = uncertain_empty(err);
+        goto done;
+    }
     st = lcp_set_from_pieces(p->size, &list, visited, out, err);
     if (!st)
         for (int i = 0; i < (*out)->count; i++)

@@ -297,6 +297,9 @@ nsdae_status lcp_scale_spec(int N, const double *dc, double alpha, const nsdae_m
  * invariant; +INFINITY for NaN/Inf. Accept with <= NSDAE_TOL_RESIDUAL. */
 double lcp_scaled_violation(const nsdae_mlcp *p, const double *dr, const double *dc, const double *z,
                             const double *w);
+/* Whether p's spread (spread.c: the smallest dynamic range of [M | q] over every row and column
+ * scaling) exceeds 2^log2_bound; 1 on out of memory. O(size^3). */
+int lcp_spread_exceeds(const nsdae_mlcp *p, double log2_bound);
 /* What the check needs of M alone, for callers that check many points of one matrix: each
  * column's largest |M_ij| (cmax, N) and each row's sum_j |M_ij| / cmax_j (rsum, N). O(N^2). */
 void lcp_check_scale_compute(const nsdae_mlcp *p, double *cmax, double *rsum);

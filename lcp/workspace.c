@@ -153,6 +153,11 @@ nsdae_status nsdae_lcp_minnorm_ws(nsdae_lcp_workspace *ws, const nsdae_mlcp *p, 
                                      "minnorm: the selected solution violates the MLCP by %.3g (relative)", v);
         }
     }
+    /* "no solution" only where every decision behind it was certain (lcp.h, the contract) */
+    if (st == NSDAE_NO_SOLUTION && lcp_spread_exceeds(p, NSDAE_SPREAD_MAX_LOG2))
+        st = nsdae_error_set(err, NSDAE_NUMERICAL,
+                             "minnorm: no solution found, but the data's scales spread beyond 2^%g in any units: "
+                             "not certain", NSDAE_SPREAD_MAX_LOG2);
     if (result)
         *result = res;
     return st;

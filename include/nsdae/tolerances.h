@@ -18,6 +18,8 @@
 #define NSDAE_TOL_SLACK         1e-9   /* a constraint slack above this (scaled) is strictly positive:
                                           decides implicit equalities, i.e. the dimension of a piece */
 #define NSDAE_TOL_COMPLEMENTARITY 1e-9 /* min(z_i, w_i) below this (scaled) counts as complementary */
+#define NSDAE_SPREAD_MAX_LOG2   26.0   /* log2 of the largest spread (lcp.h: the data's dynamic range in its
+                                          best units) at which "no solution" is said; above, NUMERICAL */
 #define NSDAE_LEMKE_MAX_PIVOTS_FACTOR 50 /* Lemke gives up after 50 * N + 1000 pivots */
 #define NSDAE_TOL_PD_PIVOT      1e-6   /* the symmetric part of M counts as positive definite (one LCP
                                           solution) only when its smallest Cholesky diagonal entry is
