@@ -107,6 +107,32 @@ void nsdae_lcp_lemke_ws_destroy(nsdae_lcp_lemke_ws *ws);   /* NULL is a no-op */
 nsdae_status nsdae_lcp_solve_lemke_ws(nsdae_lcp_lemke_ws *ws, const nsdae_mlcp *p, double *z, double *w,
                                       nsdae_error *err);
 
+/* ---- what an answer means: enumeration and minimal norm -------------------------------- */
+
+/* The contract of nsdae_lcp_enumerate and nsdae_lcp_minnorm (checked by tests/fuzz/fuzz_lcp.c,
+ * independently):
+ *   - OK: every point returned passes the per-row check (nsdae_mlcp_row_violation; each row
+ *     against its own terms). Never a point that fails it.
+ *   - NO_SOLUTION (minimal norm), an empty list (enumeration): said only where every pattern or
+ *     node was rejected with certainty. The layer's margin is the data's spread: the smallest
+ *     dynamic range (largest over smallest nonzero magnitude) of D_r [M | q] D_c over every
+ *     positive diagonal scaling of rows and columns (q's column included), i.e. how far the
+ *     scales are mixed whatever the units. Up to 2^NSDAE_SPREAD_MAX_LOG2 (2^26 = 6.7e7: one
+ *     elimination step then keeps terms within 1/eps of each other) the layer's rank and sign
+ *     decisions (at NSDAE_TOL_RANK, NSDAE_TOL_SIGN of the equilibrated terms) are taken as
+ *     certain (a wrong "no solution" there is a defect: tests/fuzz/open/README.md lists the known
+ *     ones); above it, "no solution" can hinge on an entry below another's rounding, and the
+ *     call says NSDAE_NUMERICAL instead (a clear refusal: the MLCP may or may not have a
+ *     solution).
+ *   - NUMERICAL is also what a call says when its linear algebra fails or its selected point
+ *     fails the check; a refusal of data whose spread is within the bound is a defect.
+ *   - Minimal norm's answer is no larger than any solution the enumeration lists (up to the
+ *     check's tolerance) where the spread is within the bound. Above it, an OK answer still passes
+ *     the check, but a subtree the branch and bound rejected may have held a smaller solution:
+ *     minimality is not certain there (tests/fuzz/open/README.md lists such inputs). Refusing
+ *     instead would refuse stepper steps: ctest's steppers get 108 branch-and-bound answers of
+ *     data beyond the bound (sizes up to 300), accepted by the per-row check. */
+
 /* ---- every solution ------------------------------------------------------------------- */
 
 /* The solution set of an MLCP is a finite union of polyhedral pieces. A piece is either a point
@@ -127,7 +153,9 @@ typedef struct nsdae_lcp_solution_set {
 
 /* All solutions by enumeration over complementarity patterns (LAPACKE), exact also when a
  * pattern's solution set is not a point; every isolated point returned passes the per-row
- * check. Cost 2^m for m complementarity rows (after box conversion); refuses m > NSDAE_LCP_ENUM_MAX_M with NSDAE_LIMIT. Free with _free. */
+ * check. An empty list where no solution exists; NUMERICAL instead where the data's spread is
+ * beyond the bound (the contract above). Cost 2^m for m complementarity rows (after box
+ * conversion); refuses m > NSDAE_LCP_ENUM_MAX_M with NSDAE_LIMIT. Free with _free. */
 #define NSDAE_LCP_ENUM_MAX_M 26
 nsdae_status nsdae_lcp_enumerate(const nsdae_mlcp *p, nsdae_lcp_solution_set **out, nsdae_error *err);
 void nsdae_lcp_solution_set_free(nsdae_lcp_solution_set *set);
@@ -173,7 +201,8 @@ typedef struct nsdae_minnorm_result {
  * at most 4 complementarity rows (no box row) and well-conditioned pattern matrices, by
  * enumerating the patterns (the solution set is then finite); otherwise branch and bound over
  * complementarity patterns with convex relaxations. The answer is checked on the original data.
- * NO_SOLUTION when the MLCP has none. */
+ * NO_SOLUTION when the MLCP has none; NUMERICAL where none was found but the data's spread is
+ * beyond the bound (the contract above). */
 nsdae_status nsdae_lcp_minnorm(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, double *z, double *w,
                                nsdae_minnorm_result *result, nsdae_error *err);
 

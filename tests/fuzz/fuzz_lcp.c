@@ -1,15 +1,17 @@
 /* Fuzz target: the complementarity layer. Bytes become a small MLCP (size 1..6, row kinds, entries
  * from a short list of values so that ties, zeros and singular blocks are common), which is solved
- * by minimal norm (with solution counting) and enumerated. Every answer is checked here, by code
- * that shares nothing with the layer:
+ * by minimal norm (with solution counting) and enumerated. The layer's contract (lcp.h; README.md
+ * here) is checked, by code that shares nothing with the layer:
+ *   - statuses: OK or NO_SOLUTION, or NUMERICAL (a refusal) only where the data's spread exceeds
+ *     2^SPREAD_MAX_LOG2 (spread_above: the dynamic range of [M | q] in its best units);
+ *   - no NO_SOLUTION (or empty list) beside a solution the other call found and this file verifies;
  *   - w = M z + q recomputed; each row's residual within a tolerance relative to that row's own
  *     terms (|q_i| + sum_j |M_ij z_j|) and the rounding z may carry; a component counts as zero
  *     (or at its bound) when it moves no row beyond that row's tolerance (row_tolerances);
- *   - the minimal-norm answer is no larger in norm than any solution the enumeration lists (and
- *     enumeration and minimal norm agree on whether a solution exists), counting only listed
- *     points with an exact solution near them (near_solution: one small change of z meets every
- *     row at once), since a point that passes the rows one by one may solve only a perturbed
- *     problem;
+ *   - within the spread bound, the minimal-norm answer is no larger in norm than any solution
+ *     the enumeration lists, counting only listed points with an exact solution near them
+ *     (near_solution: one small change of z meets every row at once), since a point that passes
+ *     the rows one by one may solve only a perturbed problem;
  *   - every enumerated point passes the same check.
  * A violated check aborts: libFuzzer keeps the input. */
 #include "fuzz_check.h"
@@ -430,7 +432,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          * hi = 0). */
         if (isfinite(best)) {
             FUZZ_CHECK(mst != NSDAE_NO_SOLUTION);
-            if (mst == NSDAE_OK) FUZZ_CHECK(norm2(z, n) <= best * (1 + 20 * REL_TOL) + 1e-26);
+            /* beyond the spread bound the branch and bound's rejections are not certain and the
+             * contract does not promise minimality (lcp.h): refusing there instead would refuse
+             * stepper steps the tests take (108 branch-and-bound answers of ctest, N up to 300) */
+            if (mst == NSDAE_OK && !may_refuse) FUZZ_CHECK(norm2(z, n) <= best * (1 + 20 * REL_TOL) + 1e-26);
         }
         /* the minimal-norm answer (verified) means the enumeration cannot be empty */
         if (mst == NSDAE_OK) FUZZ_CHECK(set->count > 0);
