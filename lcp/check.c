@@ -156,6 +156,12 @@ static double own_units(const rows *R, int i, double d)
     if (isfinite(hi - lo) && hi > lo) {
         double cw = fmax(0, fabs(d) - rnd * fmax(fabs(lo), fabs(hi)));
         e = fmax(e, cw / (hi - lo));
+    } else if (isfinite(lo) != isfinite(hi) && (isfinite(lo) ? lo : hi) != 0) {
+        /* one end: its own size is a unit too. z1 in (-inf, 1] entering only w4 = -1e-8 z1 + ...
+         * (terms 6) has the unit 6e8 from its row, in which z1 = 1.0098 was "at hi" 1 % beyond
+         * it (fuzzing, crash-d78e...) */
+        double end = fabs(isfinite(lo) ? lo : hi), ce = fmax(0, fabs(d) - rnd * end);
+        e = fmax(e, ce / end);
     }
     return e;
 }

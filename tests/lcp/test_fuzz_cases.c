@@ -870,3 +870,28 @@ Test(fuzz_cases, an_enumerated_point_is_refined_on_its_pattern)
                       c, i + 1, set->pieces[c].z[i], sol[i]);
     nsdae_lcp_solution_set_free(set);
 }
+
+/* crash-d78e... (fuzzing; spread 2^24.9, within the contract's bound): z1, z2, z3 in (-inf, 1],
+ * z4 >= 0 (C), column-major rows
+ *   w1 = -1e-8 z2 - 1e-8 z3 - 3 z4 - 3,   w2 = w3 = -1e-8 z2 - 3 z3 - 3 z4 - 3,
+ *   w4 = -1e-8 z1 + 1e6 z2 - 3 z3 - 3 z4 - 3.
+ * z1 enters row 4 only: w1 < 0 puts z1 at hi = 1. With z2, z3 < 1 rows 2 = 3 vanish:
+ * z3 = -1 - z4 - (1e-8 / 3) z2, so z4 > 0 only adds to the norm (z2 or z3 at hi = 1 gives
+ * |z|^2 >= 3): z4 = 0, and
+ * w4 >= 0 gives z2 >= 1e-8 / (1e6 + 1e-8). |z|^2 grows with z2, so the minimum is
+ * (1, 1e-14, -1, 0) to 1e-22. Minimal norm answered z1 = 1.009765625, 1 % beyond hi, which the
+ * check accepted: it measured z1's distance to its end in the unit of its row (terms 6 over the
+ * entry 1e-8) only; a one-ended box is now measured in its end's size too. */
+Test(fuzz_cases, a_one_ended_box_is_measured_in_its_end)
+{
+    double M[16] = {0, 0, 0, -1e-8, -1e-8, -1e-8, -1e-8, 1e6, -1e-8, -3, -3, -3, -3, -3, -3, -3};
+    double q[4] = {-3, -3, -3, -3}, lo[4] = {-INFINITY, -INFINITY, -INFINITY, 0}, hi[4] = {1, 1, 1, 0}, z[4], w[4];
+    nsdae_row_kind kind[4] = {NSDAE_ROW_BOX, NSDAE_ROW_BOX, NSDAE_ROW_BOX, NSDAE_ROW_COMPLEMENTARITY};
+    nsdae_mlcp p = {4, M, q, kind, lo, hi};
+    double sol[4] = {1, 1e-14, -1, 0};
+    minnorm_ok(&p, z, w);
+    for (int i = 0; i < 4; i++)
+        cr_expect(fabs(z[i] - sol[i]) <= 1e-12, "z%d = %.17g, want %.17g", i + 1, z[i], sol[i]);
+    double bad[4] = {1.009765625, 9.77e-15, -1, 0};
+    cr_expect_gt(nsdae_mlcp_row_violation(&p, bad), NSDAE_TOL_RESIDUAL);
+}
