@@ -61,6 +61,15 @@ typedef struct nsdae_lagrangian {
     int (*gap_jacobian_values)(const double *q, double *values, void *ctx);
     /* 1 when every gap is affine in q (G constant): the stepper evaluates G once. */
     int gaps_linear;
+    /* Optional structure of J = [dF/dq | dF/dv] (ndof x 2 ndof), for large systems (a translator
+     * fills it; NULL means none is known): the entries that may be nonzero in compressed columns,
+     * column k (k < ndof: q_k, else v_{k - ndof}) having the rows force_rows[force_colptr[k] ..
+     * force_colptr[k+1]-1] (increasing), and a callback that writes their values in that order at
+     * (t, q, v). An empty pattern (force_colptr all 0) says F reads neither q nor v. The
+     * event-driven engine's sparse Newton matrix takes dF/dq, dF/dv from it (eventdriven.h). Owned
+     * by the system (freed by _destroy). */
+    int *force_colptr, *force_rows;   /* 2 ndof + 1, force_colptr[2 ndof] entries */
+    int (*force_jacobian_values)(double t, const double *q, const double *v, double *values, void *ctx);
 
     void *ctx;
     void (*ctx_free)(void *ctx);   /* called by _destroy when not NULL */

@@ -42,6 +42,7 @@ void nsdae_lagrangian_destroy(nsdae_lagrangian *s)
     free(s->q0); free(s->v0); free(s->restitution); free(s->friction);
     free(s->gap_rowptr); free(s->gap_cols);
     free(s->mass_colptr); free(s->mass_rows);
+    free(s->force_colptr); free(s->force_rows);
     free(s);
 }
 
@@ -82,6 +83,25 @@ static nsdae_status check_mass_pattern(const nsdae_lagrangian *s, nsdae_error *e
     return NSDAE_OK;
 }
 
+/* The force Jacobian's pattern (lagrangian.h): 2 ndof columns, rows increasing in [0, ndof). */
+static nsdae_status check_force_pattern(const nsdae_lagrangian *s, nsdae_error *err)
+{
+    if (!s->force_jacobian_values || s->force_colptr[0] != 0 || (s->force_colptr[2 * s->ndof] > 0 && !s->force_rows))
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT,
+                               "lagrangian: a force Jacobian pattern needs force_rows and force_jacobian_values");
+    for (int k = 0; k < 2 * s->ndof; k++) {
+        if (s->force_colptr[k + 1] < s->force_colptr[k])
+            return nsdae_error_set(err, NSDAE_INVALID_INPUT, "lagrangian: force Jacobian pattern: force_colptr "
+                                                             "decreases at column %d", k);
+        for (int e = s->force_colptr[k]; e < s->force_colptr[k + 1]; e++)
+            if (s->force_rows[e] < 0 || s->force_rows[e] >= s->ndof ||
+                (e > s->force_colptr[k] && s->force_rows[e] <= s->force_rows[e - 1]))
+                return nsdae_error_set(err, NSDAE_INVALID_INPUT, "lagrangian: force Jacobian pattern of column %d: "
+                                                                 "rows not increasing in [0, %d)", k, s->ndof);
+    }
+    return NSDAE_OK;
+}
+
 nsdae_status nsdae_lagrangian_validate(const nsdae_lagrangian *s, nsdae_error *err)
 {
     if (!s || s->ndof < 1 || s->ncontacts < 0)
@@ -105,6 +125,10 @@ nsdae_status nsdae_lagrangian_validate(const nsdae_lagrangian *s, nsdae_error *e
     }
     if (s->mass_colptr) {
         nsdae_status st = check_mass_pattern(s, err);
+        if (st != NSDAE_OK) return st;
+    }
+    if (s->force_colptr) {
+        nsdae_status st = check_force_pattern(s, err);
         if (st != NSDAE_OK) return st;
     }
     for (int j = 0; j < s->ndof; j++)

@@ -22,6 +22,9 @@ typedef struct lag_eval {
     int *lower_of;             /* the system's mass pattern (lower triangle, compressed columns):
                                   entry e is mv[lower_of[e]] */
     nsdae_tape *force;         /* x = (q, v), time: F, and [dF/dq | dF/dv] when F depends on q or v */
+    size_t *force_at;          /* [0]: the count of the system's force Jacobian pattern; entry e is
+                                  J[force_at[e + 1]] of the tape's dense n x 2n Jacobian, in ... */
+    double *fj;                /* ... this scratch (made on the first call: forces that read the state) */
     nsdae_tape *gap;           /* x = q: g */
     nsdae_tape *grad;          /* x = q: the structurally nonzero entries of G = dg/dq, in the
                                   compressed rows of the system's gap_rowptr / gap_cols */
@@ -42,6 +45,8 @@ static void lag_eval_free(void *p)
     nsdae_tape_destroy(c->tangent);
     nsdae_tape_destroy(c->grad);
     free(c->mass_at);
+    free(c->force_at);
+    free(c->fj);
     free(c->mv);
     free(c->lower_of);
     free(c->gv);
@@ -143,6 +148,68 @@ static int cb_force_jacobian(double t, const double *q, const double *v, double 
     return eval(c->force, c->qv, t, NULL, J, 2 * c->ndof * c->ndof);
 }
 
+static int cb_force_values(double t, const double *q, const double *v, double *values, void *p)
+{
+    lag_eval *c = p;
+    const int nnz = c->force_at ? (int)c->force_at[0] : 0;
+    if (nnz == 0) return 0;
+    if (!c->fj && !(c->fj = malloc(2 * (size_t)c->ndof * (size_t)c->ndof * sizeof *c->fj))) return 1;
+    if (cb_force_jacobian(t, q, v, c->fj, p) != 0) return 1;
+    for (int e = 0; e < nnz; e++) values[e] = c->fj[c->force_at[e + 1]];
+    return 0;
+}
+
+/* The pattern of [dF/dq | dF/dv]: entry (i, k) when F_i reads the leaf of column k (q_k, or
+ * v_{k - ndof}), found by a walk of F_i's nodes (O(its size)), so a chain of springs gives a few
+ * entries per row. A superset of the nonzero derivatives (a leaf read in a term that cancels
+ * stays), which a structural pattern may be. c->force_at[0] holds the count, then the entries'
+ * positions in the n x 2n Jacobian of the force tape. Empty when F reads no state. 0: no memory. */
+static int force_pattern(const lctx *L, lag_eval *c, nsdae_lagrangian *s, int state_forces)
+{
+    const int n = L->ndof;
+    size_t cap = 16, nnz = 0;
+    int *row = malloc(cap * sizeof *row), *col = malloc(cap * sizeof *col), *mark = malloc(2 * (size_t)n * sizeof *mark);
+    s->force_colptr = calloc(2 * (size_t)n + 1, sizeof *s->force_colptr);
+    int ok = row && col && mark && s->force_colptr;
+    for (int k = 0; ok && k < 2 * n; k++) mark[k] = -1;
+    for (int i = 0; ok && state_forces && i < n; i++) {
+        nsdae_expr_closure cl = {0};
+        if (!(ok = nsdae_expr_closure_nodes(&L->force[i], 1, &cl))) break;
+        for (int k = 0; ok && k < cl.count; k++) {
+            const nsdae_expr *e = cl.nodes[k];
+            if (e->kind != NSDAE_EXPR_VAR || e->order > 1 || L->coord_of_var[e->index] < 0) continue;
+            const int j = L->coord_of_var[e->index] + e->order * n;
+            if (mark[j] == i) continue;
+            mark[j] = i;
+            if (nnz == cap) {
+                int *r2 = realloc(row, 2 * cap * sizeof *r2), *c2 = r2 ? realloc(col, 2 * cap * sizeof *c2) : NULL;
+                if (r2) row = r2;
+                if (c2) col = c2;
+                if (!(ok = r2 && c2)) break;
+                cap *= 2;
+            }
+            row[nnz] = i, col[nnz++] = j;
+        }
+        nsdae_expr_closure_free(&cl);
+    }
+    s->force_rows = ok ? malloc((nnz + 1) * sizeof *s->force_rows) : NULL;
+    c->force_at = ok ? malloc((nnz + 1) * sizeof *c->force_at) : NULL;
+    if ((ok = ok && s->force_rows && c->force_at)) {   /* counting sort by column: rows stay increasing */
+        for (size_t e = 0; e < nnz; e++) s->force_colptr[col[e] + 1]++;
+        for (int k = 0; k < 2 * n; k++) s->force_colptr[k + 1] += s->force_colptr[k];
+        for (size_t e = 0; e < nnz; e++) {
+            const int at = s->force_colptr[col[e]]++;
+            s->force_rows[at] = row[e];
+            c->force_at[at + 1] = (size_t)row[e] + (size_t)col[e] * (size_t)n;
+        }
+        for (int k = 2 * n; k > 0; k--) s->force_colptr[k] = s->force_colptr[k - 1];
+        s->force_colptr[0] = 0;
+        c->force_at[0] = nnz;
+    }
+    free(row), free(col), free(mark);
+    return ok;
+}
+
 static int cb_gaps(const double *q, double *g, void *p)
 {
     lag_eval *c = p;
@@ -239,6 +306,7 @@ int nsdae_lag_install(lctx *L, nsdae_lagrangian *s)
     /* a force that reads the state is taken implicitly (lagrangian.h, force_jacobian) */
     int state_forces = 0;
     for (int k = 0; k < n; k++) state_forces |= (L->force[k]->flags & NSDAE_EXPR_HAS_VAR) != 0;
+    if (!force_pattern(L, c, s, state_forces)) goto nomem;
     if (!compile(L, mass, c->mass_nnz, in, n, 0, &c->mass) ||
         !compile(L, L->force, n, in, 2 * n, state_forces ? 2 * n : 0, &c->force) ||
         !compile(L, gap, nc, in, n, 0, &c->gap) || !compile(L, grad, nnz, in, n, 0, &c->grad))
@@ -258,6 +326,7 @@ int nsdae_lag_install(lctx *L, nsdae_lagrangian *s)
     s->mass_values = cb_mass_values;
     s->forces = cb_forces;
     s->force_jacobian = state_forces ? cb_force_jacobian : NULL;
+    s->force_jacobian_values = cb_force_values;
     s->gaps = cb_gaps;
     s->gap_jacobian = cb_jacobian;
     s->gap_jacobian_values = cb_jacobian_values;
