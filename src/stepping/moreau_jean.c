@@ -38,6 +38,7 @@
 
 #include "stepping/contact_lcp.h"
 #include "stepping/contact_rows.h"
+#include "stepping/delassus.h"
 #include "stepping/mass_columns.h"
 #include "stepping/mass_factor.h"
 #include "stepping/friction_lcp.h"
@@ -294,71 +295,13 @@ static nsdae_status impact_step_dense(const nsdae_lagrangian *s, mj_work *w, int
     return NSDAE_OK;
 }
 
-/* W = G_a M^-1 G_a^T for a diagonal M: W_ab = sum_j G_aj G_bj / m_jj over the columns j the two
- * rows share, found through the column index (a bead touches two contacts: W is tridiagonal and
- * costs O(m), where the dense product cost O(m^2 n)). */
-static void delassus_diagonal(mj_work *w, int m)
-{
-    const contact_rows *G = &w->G;
-    const double *d = w->Mf.band;
-    for (int a = 0; a < m; a++) {
-        const int c = w->idx[a];
-        for (int e = G->rowptr[c]; e < G->rowptr[c + 1]; e++) {
-            const int j = G->cols[e];
-            const double gj = G->val[e] / d[j];
-            for (int k = G->colptr[j]; k < G->colptr[j + 1]; k++) {
-                const int b = w->pos[G->crow[k]];
-                if (b >= 0) w->W[a + (size_t)b * m] += gj * G->val[G->centry[k]];
-            }
-        }
-    }
-}
-
-/* W for a banded M: X = M^-1 G_a^T column by column (O(n band) each), then W = G_a X. */
-static void delassus_banded(mj_work *w, int m)
-{
-    const contact_rows *G = &w->G;
-    const int n = w->n;
-    for (int a = 0; a < m; a++) {
-        double *x = w->X + (size_t)a * n;
-        memset(x, 0, (size_t)n * sizeof *x);
-        for (int e = G->rowptr[w->idx[a]]; e < G->rowptr[w->idx[a] + 1]; e++) x[G->cols[e]] = G->val[e];
-        mass_factor_solve(&w->Mf, x);
-    }
-    for (int a = 0; a < m; a++)
-        for (int b = 0; b < m; b++) {
-            double sum = 0.0;
-            for (int e = G->rowptr[w->idx[a]]; e < G->rowptr[w->idx[a] + 1]; e++)
-                sum += G->val[e] * w->X[G->cols[e] + (size_t)b * n];
-            w->W[a + (size_t)b * m] = sum;
-        }
-}
-
-/* v1 += M^-1 G_a^T P_a. */
-static void apply_percussions(mj_work *w, int m)
-{
-    const contact_rows *G = &w->G;
-    for (int a = 0; a < m; a++) {
-        const int c = w->idx[a];
-        w->P[c] = w->Pa[a];
-        if (w->Mf.kd == 0) {
-            for (int e = G->rowptr[c]; e < G->rowptr[c + 1]; e++)
-                w->v1[G->cols[e]] += G->val[e] / w->Mf.band[G->cols[e]] * w->Pa[a];
-        } else {
-            for (int j = 0; j < w->n; j++) w->v1[j] += w->X[j + (size_t)a * w->n] * w->Pa[a];
-        }
-    }
-}
-
 /* The LCP of the m active contacts (sparse path); on return v1 = v_free + M^-1 G_a^T P_a. */
 static nsdae_status impact_step(const nsdae_lagrangian *s, mj_work *w, int m, int dissipative, double *residual,
                                 nsdae_error *err)
 {
     if (w->dense) return impact_step_dense(s, w, m, dissipative, residual, err);
     const contact_rows *G = &w->G;
-    memset(w->W, 0, (size_t)m * (size_t)m * sizeof *w->W);
-    if (w->Mf.kd == 0) delassus_diagonal(w, m);
-    else delassus_banded(w, m);
+    delassus_form(G, &w->Mf, w->idx, w->pos, m, w->X, w->W);
     for (int a = 0; a < m; a++) {
         const int c = w->idx[a];
         double gvf = 0.0;
@@ -384,7 +327,8 @@ static nsdae_status impact_step(const nsdae_lagrangian *s, mj_work *w, int m, in
         double c = fabs(fmin(r, w->Pa[a]));
         if (c > res) res = c;
     }
-    apply_percussions(w, m);
+    for (int a = 0; a < m; a++) w->P[w->idx[a]] = w->Pa[a];
+    delassus_apply(G, &w->Mf, w->idx, m, w->X, w->Pa, w->v1);
     *residual = res;
     return NSDAE_OK;
 }
