@@ -65,7 +65,8 @@ class Lagrangian(ctypes.Structure):       # lagrangian.h, up to the names
                 ("gaps", c_void_p), ("gap_jacobian", c_void_p), ("force_jacobian", c_void_p), ("mass_constant", c_int),
                 ("mass_colptr", P(c_int)), ("mass_rows", P(c_int)), ("mass_values", c_void_p),
                 ("gap_rowptr", P(c_int)), ("gap_cols", P(c_int)), ("gap_jacobian_values", c_void_p),
-                ("gaps_linear", c_int), ("ctx", c_void_p), ("ctx_free", c_void_p), ("q0", P(c_double)),
+                ("gaps_linear", c_int), ("force_colptr", P(c_int)), ("force_rows", P(c_int)),
+                ("force_jacobian_values", c_void_p), ("ctx", c_void_p), ("ctx_free", c_void_p), ("q0", P(c_double)),
                 ("v0", P(c_double)), ("restitution", P(c_double)), ("friction", P(c_double)),
                 ("tangent_jacobian", c_void_p), ("q_names", P(c_char_p)), ("c_names", P(c_char_p))]
 

@@ -9,8 +9,14 @@
  *      (the series t_k + d r / (1 - r)); once what remains is below the window, the impacts are
  *      made plastic (e = 0 in 1.) and time moves to the accumulation point: the limit mode.
  * A contact at gap 0 whose normal velocity is already >= 0 gets no percussion from 1., so a root
- * that is only a grazing contact changes nothing. */
+ * that is only a grazing contact changes nothing.
+ * Cost: G in compressed rows and M's factor (the stepper's readers: diagonal, banded or CHOLMOD),
+ * and each LCP split into the groups of contacts that W couples (with a diagonal M, contacts that
+ * share a coordinate; otherwise all of a set): a group without an approaching contact (a
+ * negative q) has the answer 0 and costs nothing, so an impact among resting contacts costs what
+ * its own group costs, and W is formed over that group only. */
 #include "eventdriven/contact_internal.h"
+#include "stepping/delassus.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -39,28 +45,124 @@ static nsdae_status small_lcp(int m, const double *W, const double *q, double *z
     return st;
 }
 
-/* X = M^-1 G_S^T (nd x ns) for the contacts listed in S. */
-static int minv_gt(contact_problem *cp, const int *S, int ns, double *X)
+static double row_dot(const contact_rows *G, int c, const double *v)
 {
-    const int nd = cp->nd, nc = cp->nc;
-    for (int k = 0; k < ns; k++)
-        for (int j = 0; j < nd; j++) X[j + k * nd] = cp->G[S[k] + j * nc];
-    memcpy(cp->Mf, cp->M, (size_t)nd * nd * sizeof *cp->M);
-    return ns ? ed_dense_solve(nd, cp->Mf, X, ns) : 0;
+    double s = 0;
+    for (int e = G->rowptr[c]; e < G->rowptr[c + 1]; e++) s += G->val[e] * v[G->cols[e]];
+    return s;
 }
 
-/* W = G_S X (ns x ns). */
-static void delassus(const contact_problem *cp, const int *S, int ns, const double *X, double *W)
+static int diagonal_mass(const contact_problem *cp)
 {
-    for (int a = 0; a < ns; a++)
-        for (int b = 0; b < ns; b++) {
-            double s = 0;
-            for (int j = 0; j < cp->nd; j++) s += cp->G[S[a] + j * cp->nc] * X[j + b * cp->nd];
-            W[a + b * ns] = s;
+    return cp->Mf.kd == 0 && !cp->Mf.sparse_used;
+}
+
+int contact_state(contact_problem *cp, double t, const double *q, const double *v)
+{
+    const nsdae_lagrangian *s = cp->sys;
+    if (s->forces(t, q, v, cp->F, s->ctx)) return 1;
+    if (cp->nc && (s->gaps(q, cp->g, s->ctx) || contact_rows_evaluate(&cp->Gr, s, q))) return 1;
+    if (cp->mass_factored && s->mass_constant) return 0;
+    nsdae_error e2;
+    if (mass_columns_evaluate(&cp->Mc, s, q) ||
+        mass_factor_compute(&cp->Mf, cp->nd, cp->Mc.colptr, cp->Mc.rows, cp->Mc.val, &e2) != NSDAE_OK)
+        return 1;
+    cp->mass_factored = 1;
+    return 0;
+}
+
+/* W (m x m) and, for a non-diagonal factor f, X = f^-1 G_K^T (nd x m) over the contacts K. */
+static nsdae_status form_w(contact_problem *cp, const mass_factor *f, const int *K, int m, nsdae_error *err)
+{
+    size_t wneed = (size_t)m * (size_t)m + 1, xneed = f->kd == 0 && !f->sparse_used ? 1 : (size_t)cp->nd * (size_t)m + 1;
+    if (wneed > cp->wcap) {
+        double *w = realloc(cp->W, wneed * sizeof *w);
+        if (!w) return nsdae_error_set(err, NSDAE_NOMEM, "contact event: out of memory (%d contacts coupled)", m);
+        cp->W = w, cp->wcap = wneed;
+    }
+    if (xneed > cp->xcap) {
+        double *x = realloc(cp->X, xneed * sizeof *x);
+        if (!x) return nsdae_error_set(err, NSDAE_NOMEM, "contact event: out of memory (%d contacts coupled)", m);
+        cp->X = x, cp->xcap = xneed;
+    }
+    for (int a = 0; a < m; a++) cp->pos[K[a]] = a;
+    delassus_form(&cp->Gr, f, K, cp->pos, m, cp->X, cp->W);
+    for (int a = 0; a < m; a++) cp->pos[K[a]] = -1;
+    return NSDAE_OK;
+}
+
+static int by_index(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The contacts S[0 .. ns) in groups that W couples: cp->idx holds them group by group (each
+ * increasing), start[k] .. start[k+1] group k; returns the number of groups. With a diagonal M
+ * (or coupled = 0: W = G G^T) two contacts are coupled when they share a coordinate (a walk over
+ * G's column index); otherwise M^-1 couples everything and S is one group. */
+static int groups(contact_problem *cp, const int *S, int ns, int through_mass, int *start)
+{
+    const contact_rows *G = &cp->Gr;
+    int ng = 0, m = 0;
+    if (ns == 0) return start[0] = 0, 0;
+    if (through_mass && !diagonal_mass(cp)) {
+        memcpy(cp->idx, S, (size_t)ns * sizeof *S);
+        start[0] = 0, start[1] = ns;
+        return 1;
+    }
+    for (int a = 0; a < ns; a++) cp->mark[S[a]] = 1;
+    for (int a = 0; a < ns; a++) {
+        if (cp->mark[S[a]] != 1) continue;
+        start[ng++] = m;
+        int head = m;
+        cp->idx[m++] = S[a];
+        cp->mark[S[a]] = 2;
+        while (head < m) {
+            const int c = cp->idx[head++];
+            for (int e = G->rowptr[c]; e < G->rowptr[c + 1]; e++) {
+                const int j = G->cols[e];
+                for (int k = G->colptr[j]; k < G->colptr[j + 1]; k++)
+                    if (cp->mark[G->crow[k]] == 1) {
+                        cp->mark[G->crow[k]] = 2;
+                        cp->idx[m++] = G->crow[k];
+                    }
+            }
         }
+        qsort(cp->idx + start[ng - 1], (size_t)(m - start[ng - 1]), sizeof *cp->idx, by_index);
+    }
+    start[ng] = m;
+    for (int a = 0; a < ns; a++) cp->mark[S[a]] = 0;
+    return ng;
 }
 
-/* dG/dt v for contact c: central difference of G along v (exact for gaps quadratic in q). */
+/* Solves the LCP W z + qv >= 0 _|_ z >= 0 over the contacts S (qv indexed by contact) group by
+ * group; z by contact in cp->zc (0 outside S). A group whose qv are all >= 0 has z = 0 and is not
+ * formed. On return cp->X, cp->W hold the last group formed; apply(group) is called after each
+ * solved group with its contacts K[0 .. m) and their z in zK. */
+typedef nsdae_status (*group_done)(contact_problem *cp, const int *K, int m, const double *zK, double *v,
+                                   nsdae_error *err);
+static nsdae_status grouped_lcp(contact_problem *cp, const int *S, int ns, double *v, group_done done, nsdae_error *err)
+{
+    for (int a = 0; a < ns; a++) cp->zc[S[a]] = 0;
+    const int ng = groups(cp, S, ns, 1, cp->gstart);
+    nsdae_status res = NSDAE_OK;
+    for (int k = 0; !res && k < ng; k++) {
+        const int *K = cp->idx + cp->gstart[k], m = cp->gstart[k + 1] - cp->gstart[k];
+        int need = 0;
+        for (int a = 0; a < m; a++) need |= cp->qv[K[a]] < 0;
+        if (!need) continue;
+        res = form_w(cp, &cp->Mf, K, m, err);
+        for (int a = 0; !res && a < m; a++) cp->qK[a] = cp->qv[K[a]];
+        if (!res) res = small_lcp(m, cp->W, cp->qK, cp->zK, err);
+        for (int a = 0; !res && a < m; a++) cp->zc[K[a]] = cp->zK[a];
+        if (!res) res = done(cp, K, m, cp->zK, v, err);
+    }
+    return res;
+}
+
+/* dG/dt v for every contact: central difference of G along v (exact for gaps quadratic in q; 0
+ * for affine gaps). */
 static int gdot_v(contact_problem *cp, const double *q, const double *v, double *out)
 {
     const int nd = cp->nd, nc = cp->nc;
@@ -70,21 +172,14 @@ static int gdot_v(contact_problem *cp, const double *q, const double *v, double 
         qmax = fmax(qmax, fabs(q[j]));
     }
     memset(out, 0, (size_t)nc * sizeof *out);
-    if (vmax == 0) return 0;
+    if (vmax == 0 || cp->sys->gaps_linear) return 0;
     double eps = 1e-5 * qmax / vmax;
-    double *qs = malloc((size_t)nd * sizeof *qs), *Gp = malloc((size_t)nc * nd * sizeof *Gp),
-           *Gm = malloc((size_t)nc * nd * sizeof *Gm);
-    int rc = !qs || !Gp || !Gm;
-    for (int sgn = 0; !rc && sgn < 2; sgn++) {
-        for (int j = 0; j < nd; j++) qs[j] = q[j] + (sgn ? -eps : eps) * v[j];
-        rc = cp->s->gap_jacobian(qs, sgn ? Gm : Gp, cp->s->ctx);
+    for (int sgn = 0; sgn < 2; sgn++) {
+        for (int j = 0; j < nd; j++) cp->qs[j] = q[j] + (sgn ? -eps : eps) * v[j];
+        if (contact_rows_evaluate(&cp->Gs, cp->sys, cp->qs)) return 1;
+        for (int c = 0; c < nc; c++) out[c] += (sgn ? -1 : 1) * row_dot(&cp->Gs, c, v) / (2 * eps);
     }
-    for (int c = 0; !rc && c < nc; c++)
-        for (int j = 0; j < nd; j++) out[c] += (Gp[c + j * nc] - Gm[c + j * nc]) / (2 * eps) * v[j];
-    free(qs);
-    free(Gp);
-    free(Gm);
-    return rc;
+    return 0;
 }
 
 /* Step 3: a new impact at t; returns 1 with *t_acc when the impacts accumulate. */
@@ -105,139 +200,106 @@ static int accumulation(contact_problem *cp, double t, double *t_acc)
     return 1;
 }
 
-typedef struct contact_work {
-    int *S;          /* contact indices */
-    double *X, *W, *qv, *u, *z, *gd, *acc;
-} contact_work;
-
-static void work_free(contact_work *w)
+/* v += M^-1 G_K^T P_K. */
+static nsdae_status apply_impulse(contact_problem *cp, const int *K, int m, const double *zK, double *v,
+                                  nsdae_error *err)
 {
-    free(w->S);
-    free(w->X);
-    free(w->W);
-    free(w->qv);
-    free(w->u);
-    free(w->z);
-    free(w->gd);
-    free(w->acc);
-}
-
-static int work_alloc(contact_work *w, int nd, int nc)
-{
-    size_t m = (size_t)nc + 1;
-    w->S = malloc(m * sizeof *w->S);
-    w->X = malloc((size_t)nd * m * sizeof *w->X);
-    w->W = malloc(m * m * sizeof *w->W);
-    w->qv = malloc(m * sizeof *w->qv);
-    w->u = malloc(m * sizeof *w->u);
-    w->z = malloc(m * sizeof *w->z);
-    w->gd = malloc(m * sizeof *w->gd);
-    w->acc = malloc((size_t)nd * sizeof *w->acc + sizeof(double));
-    return w->S && w->X && w->W && w->qv && w->u && w->z && w->gd && w->acc;
+    (void)err;
+    delassus_apply(&cp->Gr, &cp->Mf, K, m, cp->X, zK, v);
+    return NSDAE_OK;
 }
 
 /* Step 1 over the contacts at gap 0 (plastic: e = 0 for all). Updates v, writes cp->P. */
-static nsdae_status impact_law(contact_problem *cp, contact_work *w, double *v, int plastic, int *impact,
-                               nsdae_error *err)
+static nsdae_status impact_law(contact_problem *cp, double *v, int plastic, int *impact, nsdae_error *err)
 {
-    const int nd = cp->nd, nc = cp->nc;
+    const int nc = cp->nc;
     double gtol = fmax(1e3 * cp->o.atol, 1e-9);
     int ns = 0;
     for (int c = 0; c < nc; c++) {
         cp->P[c] = 0;
-        if (cp->closed[c] || cp->g[c] <= gtol) w->S[ns++] = c;
+        if (!(cp->closed[c] || cp->g[c] <= gtol)) continue;
+        cp->S[ns++] = c;
+        double u = row_dot(&cp->Gr, c, v), e = plastic ? 0 : cp->s->restitution[c];
+        cp->qv[c] = u + e * fmin(u, 0);
     }
     *impact = 0;
-    if (!ns) return NSDAE_OK;
-    if (minv_gt(cp, w->S, ns, w->X)) return nsdae_error_set(err, NSDAE_NUMERICAL, "impact: the mass matrix is singular");
-    delassus(cp, w->S, ns, w->X, w->W);
-    for (int a = 0; a < ns; a++) {
-        double u = 0;
-        for (int j = 0; j < nd; j++) u += cp->G[w->S[a] + j * nc] * v[j];
-        double e = plastic ? 0 : cp->s->restitution[w->S[a]];
-        w->qv[a] = u + e * fmin(u, 0);
+    nsdae_status st = grouped_lcp(cp, cp->S, ns, v, apply_impulse, err);
+    for (int a = 0; !st && a < ns; a++) {
+        cp->P[cp->S[a]] = cp->zc[cp->S[a]];
+        *impact |= cp->zc[cp->S[a]] > 0;
     }
-    nsdae_status st = small_lcp(ns, w->W, w->qv, w->z, err);
-    if (st) return st;
-    for (int a = 0; a < ns; a++) {
-        cp->P[w->S[a]] = w->z[a];
-        *impact |= w->z[a] > 0;
-        for (int j = 0; j < nd; j++) v[j] += w->X[j + a * nd] * w->z[a];
+    return st;
+}
+
+/* A contact that stays closed: its normal velocity (below the tolerance) made 0 exactly,
+ * v -= M^-1 G_c^T u_c / W_cc, with W_cc from its group's W and X. */
+static nsdae_status close_contacts(contact_problem *cp, const int *K, int m, const double *zK, double *v,
+                                   nsdae_error *err)
+{
+    (void)err;
+    double fscale = 0;
+    for (int j = 0; j < cp->nd; j++) fscale = fmax(fscale, fabs(cp->F[j]));
+    for (int a = 0; a < m; a++) {
+        if (!(zK[a] > 1e-9 * (1 + fscale))) continue;
+        const int c = K[a];
+        cp->closed[c] = 1;
+        double coef = -row_dot(&cp->Gr, c, v) / cp->W[a + (size_t)a * m];
+        const double *Xa = cp->X + (diagonal_mass(cp) ? 0 : (size_t)a * cp->nd);
+        delassus_apply(&cp->Gr, &cp->Mf, &K[a], 1, Xa, &coef, v);
     }
     return NSDAE_OK;
 }
 
 /* Step 2 over the contacts at gap 0 with normal velocity 0: the new mode and its forces. */
-static nsdae_status contact_forces(contact_problem *cp, contact_work *w, const double *q, double *v, double *lam,
-                                   nsdae_error *err)
+static nsdae_status contact_forces(contact_problem *cp, const double *q, double *v, double *lam, nsdae_error *err)
 {
     const int nd = cp->nd, nc = cp->nc;
-    double gtol = fmax(1e3 * cp->o.atol, 1e-9), vscale = 0, fscale = 0;
-    for (int j = 0; j < nd; j++) {
-        vscale = fmax(vscale, fabs(v[j]));
-        fscale = fmax(fscale, fabs(cp->F[j]));
-    }
-    if (gdot_v(cp, q, v, w->gd)) return nsdae_error_set(err, NSDAE_NUMERICAL, "contact forces: the gap Jacobian failed");
+    double gtol = fmax(1e3 * cp->o.atol, 1e-9), vscale = 0;
+    for (int j = 0; j < nd; j++) vscale = fmax(vscale, fabs(v[j]));
+    if (gdot_v(cp, q, v, cp->gd)) return nsdae_error_set(err, NSDAE_NUMERICAL, "contact forces: the gap Jacobian failed");
+    memcpy(cp->acc, cp->F, (size_t)nd * sizeof *cp->acc);
+    mass_factor_solve(&cp->Mf, cp->acc);
     int ns = 0;
     for (int c = 0; c < nc; c++) {
         lam[c] = 0;
         cp->closed[c] = 0;
         if (cp->g[c] > gtol) continue;
-        double u = 0;
-        for (int j = 0; j < nd; j++) u += cp->G[c + j * nc] * v[j];
-        if (fabs(u) <= 1e-9 * (1 + vscale)) w->S[ns++] = c;
+        if (fabs(row_dot(&cp->Gr, c, v)) > 1e-9 * (1 + vscale)) continue;
+        cp->S[ns++] = c;
+        cp->qv[c] = cp->gd[c] + row_dot(&cp->Gr, c, cp->acc);
     }
-    if (!ns) return NSDAE_OK;
-    if (minv_gt(cp, w->S, ns, w->X)) return nsdae_error_set(err, NSDAE_NUMERICAL, "contact forces: the mass matrix is singular");
-    delassus(cp, w->S, ns, w->X, w->W);
-    memcpy(w->acc, cp->F, (size_t)nd * sizeof *w->acc);
-    memcpy(cp->Mf, cp->M, (size_t)nd * nd * sizeof *cp->M);
-    if (ed_dense_solve(nd, cp->Mf, w->acc, 1)) return nsdae_error_set(err, NSDAE_NUMERICAL, "contact forces: singular mass matrix");
-    for (int a = 0; a < ns; a++) {
-        double s = w->gd[w->S[a]];
-        for (int j = 0; j < nd; j++) s += cp->G[w->S[a] + j * nc] * w->acc[j];
-        w->qv[a] = s;
-    }
-    nsdae_status st = small_lcp(ns, w->W, w->qv, w->z, err);
-    if (st) return st;
-    for (int a = 0; a < ns; a++) {
-        if (!(w->z[a] > 1e-9 * (1 + fscale))) continue;
-        int c = w->S[a];
-        cp->closed[c] = 1;
-        lam[c] = w->z[a];
-        /* the closed contact's normal velocity is 0 exactly (it was below the tolerance) */
-        double u = 0;
-        for (int j = 0; j < nd; j++) u += cp->G[c + j * nc] * v[j];
-        double Wcc = w->W[a + a * ns];
-        for (int j = 0; j < nd; j++) v[j] -= w->X[j + a * nd] * u / Wcc;
-    }
-    return NSDAE_OK;
+    nsdae_status st = grouped_lcp(cp, cp->S, ns, v, close_contacts, err);
+    for (int a = 0; !st && a < ns; a++)
+        if (cp->closed[cp->S[a]]) lam[cp->S[a]] = cp->zc[cp->S[a]];
+    return st;
 }
 
 /* The closed contacts' positions projected on g = 0 (Gauss-Newton along G^T, the minimal
  * displacement): the root is located to IDA's tolerance only, and in the closed mode the constraint
- * row g = 0 at IDA's first, small step h would otherwise ask for a multiplier mu ~ g / h. */
-static nsdae_status project_closed(contact_problem *cp, contact_work *w, double t, double *z, nsdae_error *err)
+ * row g = 0 at IDA's first, small step h would otherwise ask for a multiplier mu ~ g / h. Each
+ * group of contacts sharing coordinates is its own system W = G_K G_K^T. */
+static nsdae_status project_closed(contact_problem *cp, double t, double *z, nsdae_error *err)
 {
-    const int nd = cp->nd, nc = cp->nc;
+    const int nc = cp->nc;
     int ns = 0;
     for (int c = 0; c < nc; c++)
-        if (cp->closed[c]) w->S[ns++] = c;
-    for (int it = 0; ns && it < 4; it++) {
-        if (contact_eval(cp, t, z, z + nd)) return nsdae_error_set(err, NSDAE_NUMERICAL, "contact: a model callback failed at t = %.17g", t);
-        for (int a = 0; a < ns; a++) {
-            for (int b = 0; b < ns; b++) {
-                double s = 0;
-                for (int j = 0; j < nd; j++) s += cp->G[w->S[a] + j * nc] * cp->G[w->S[b] + j * nc];
-                w->W[a + b * ns] = s;
-            }
-            w->qv[a] = cp->g[w->S[a]];
+        if (cp->closed[c]) cp->S[ns++] = c;
+    nsdae_status res = NSDAE_OK;
+    for (int it = 0; !res && ns && it < 4; it++) {
+        if (contact_state(cp, t, z, z + cp->nd))
+            return nsdae_error_set(err, NSDAE_NUMERICAL, "contact: a model callback failed at t = %.17g", t);
+        const int ng = groups(cp, cp->S, ns, 0, cp->gstart);
+        for (int k = 0; !res && k < ng; k++) {
+            const int *K = cp->idx + cp->gstart[k], m = cp->gstart[k + 1] - cp->gstart[k];
+            res = form_w(cp, &cp->unit, K, m, err);
+            for (int a = 0; !res && a < m; a++) cp->qK[a] = -cp->g[K[a]];
+            if (!res && ed_dense_solve(m, cp->W, cp->qK, 1))
+                res = nsdae_error_set(err, NSDAE_NUMERICAL,
+                                      "contact: the closed contacts' constraints are dependent at t = %.17g", t);
+            if (!res) delassus_apply(&cp->Gr, &cp->unit, K, m, NULL, cp->qK, z);
         }
-        if (ed_dense_solve(ns, w->W, w->qv, 1)) return nsdae_error_set(err, NSDAE_NUMERICAL, "contact: the closed contacts' constraints are dependent at t = %.17g", t);
-        for (int a = 0; a < ns; a++)
-            for (int j = 0; j < nd; j++) z[j] -= cp->G[w->S[a] + j * nc] * w->qv[a];
     }
-    return NSDAE_OK;
+    return res;
 }
 
 /* IDA's absolute tolerances on a closed contact's multipliers. They are index-2 unknowns: a Newton
@@ -255,24 +317,22 @@ nsdae_status contact_multiplier_tolerances(contact_problem *cp, double t, const 
     const int nd = cp->nd, nc = cp->nc;
     const double atol = cp->o.atol, h_min = 2.220446049250313e-16 * fmax(1.0, fmax(fabs(cp->o.t0), fabs(cp->o.stop)));
     for (int c = 0; c < 2 * nc; c++) cp->mult_atol[c] = atol;
-    if (contact_eval(cp, t, z, z + nd)) return nsdae_error_set(err, NSDAE_NUMERICAL, "contact: a model callback failed at t = %.17g", t);
-    double *X = malloc((size_t)nd * sizeof *X);
-    if (!X) return nsdae_error_set(err, NSDAE_NOMEM, "contact: out of memory");
+    if (contact_state(cp, t, z, z + nd)) return nsdae_error_set(err, NSDAE_NUMERICAL, "contact: a model callback failed at t = %.17g", t);
+    const contact_rows *G = &cp->Gr;
     for (int c = 0; c < nc; c++) {
         if (!cp->closed[c]) continue;
-        if (minv_gt(cp, &c, 1, X)) {
-            free(X);
-            return nsdae_error_set(err, NSDAE_NUMERICAL, "contact: singular mass matrix at t = %.17g", t);
-        }
         double xmax = 0, gmax = 0;
-        for (int j = 0; j < nd; j++) {
-            xmax = fmax(xmax, fabs(X[j]));
-            gmax = fmax(gmax, fabs(cp->G[c + j * nc]));
+        for (int e = G->rowptr[c]; e < G->rowptr[c + 1]; e++) gmax = fmax(gmax, fabs(G->val[e]));
+        if (diagonal_mass(cp)) {   /* M^-1 G_c^T lives on G_c's columns */
+            for (int e = G->rowptr[c]; e < G->rowptr[c + 1]; e++) xmax = fmax(xmax, fabs(G->val[e] / cp->Mf.band[G->cols[e]]));
+        } else {
+            nsdae_status st = form_w(cp, &cp->Mf, &c, 1, err);
+            if (st) return st;
+            for (int j = 0; j < nd; j++) xmax = fmax(xmax, fabs(cp->X[j]));
         }
         if (xmax > 0) cp->mult_atol[c] = fmax(atol, atol / (h_min * xmax));
         if (gmax > 0) cp->mult_atol[nc + c] = fmax(atol, atol / (h_min * gmax));
     }
-    free(X);
     return NSDAE_OK;
 }
 
@@ -280,16 +340,15 @@ nsdae_status contact_multiplier_tolerances(contact_problem *cp, double t, const 
 static nsdae_status restart_derivatives(contact_problem *cp, double t, const double *z, double *zp, nsdae_error *err)
 {
     const int nd = cp->nd, nc = cp->nc;
-    if (contact_eval(cp, t, z, z + nd)) return nsdae_error_set(err, NSDAE_NUMERICAL, "contact: a model callback failed at t = %.17g", t);
+    if (contact_state(cp, t, z, z + nd)) return nsdae_error_set(err, NSDAE_NUMERICAL, "contact: a model callback failed at t = %.17g", t);
     memset(zp, 0, (size_t)cp->n * sizeof *zp);
-    for (int j = 0; j < nd; j++) {
-        zp[j] = z[nd + j];
-        double f = cp->F[j];
-        for (int c = 0; c < nc; c++) f += cp->G[c + j * nc] * z[2 * nd + c];
-        zp[nd + j] = f;
-    }
-    memcpy(cp->Mf, cp->M, (size_t)nd * nd * sizeof *cp->M);
-    if (ed_dense_solve(nd, cp->Mf, zp + nd, 1)) return nsdae_error_set(err, NSDAE_NUMERICAL, "contact: singular mass matrix at t = %.17g", t);
+    memcpy(zp, z + nd, (size_t)nd * sizeof *zp);
+    memcpy(zp + nd, cp->F, (size_t)nd * sizeof *zp);
+    for (int c = 0; c < nc; c++)
+        for (int e = cp->Gr.rowptr[c]; e < cp->Gr.rowptr[c + 1]; e++) zp[nd + cp->Gr.cols[e]] += cp->Gr.val[e] * z[2 * nd + c];
+    mass_factor_solve(&cp->Mf, zp + nd);
+    for (int j = 0; j < nd; j++)
+        if (!isfinite(zp[nd + j])) return nsdae_error_set(err, NSDAE_NUMERICAL, "contact: singular mass matrix at t = %.17g", t);
     return NSDAE_OK;
 }
 
@@ -318,32 +377,26 @@ nsdae_status contact_event(double *t, const int *roots, int exogenous, double *z
     int was_closed = 0, now_closed = 0;
     for (int c = 0; c < nc; c++) was_closed += cp->closed[c];
     memcpy(cp->pre, z, (size_t)2 * nd * sizeof *z);
-    contact_work w = {0};
-    if (!work_alloc(&w, nd, nc)) {
-        work_free(&w);
-        return nsdae_error_set(err, NSDAE_NOMEM, "contact event: out of memory");
-    }
     nsdae_status st = NSDAE_OK;
-    if (contact_eval(cp, *t, z, z + nd)) st = nsdae_error_set(err, NSDAE_NUMERICAL, "contact: a model callback failed at t = %.17g", *t);
+    if (contact_state(cp, *t, z, z + nd)) st = nsdae_error_set(err, NSDAE_NUMERICAL, "contact: a model callback failed at t = %.17g", *t);
     int impact = 0, acc = 0;
     double t_acc = *t;
-    if (!st) st = impact_law(cp, &w, z + nd, 0, &impact, err);
+    if (!st) st = impact_law(cp, z + nd, 0, &impact, err);
     if (!st && impact) acc = accumulation(cp, *t, &t_acc);
     if (!st && acc) {   /* the limit mode: the impact redone plastically from the left limits, so the
                            normal velocity ends at 0 as it does at the end of the series */
         memcpy(z + nd, cp->pre + nd, (size_t)nd * sizeof *z);
         int again = 0;
-        st = impact_law(cp, &w, z + nd, 1, &again, err);
+        st = impact_law(cp, z + nd, 1, &again, err);
     }
-    if (!st) st = contact_forces(cp, &w, z, z + nd, z + 2 * nd, err);
+    if (!st) st = contact_forces(cp, z, z + nd, z + 2 * nd, err);
     for (int c = 0; c < nc; c++) {
         z[2 * nd + nc + c] = 0;
         now_closed += cp->closed[c];
     }
-    if (!st) st = project_closed(cp, &w, *t, z, err);
+    if (!st) st = project_closed(cp, *t, z, err);
     if (!st) st = restart_derivatives(cp, *t, z, zp, err);
     if (!st) st = contact_multiplier_tolerances(cp, *t, z, err);
-    work_free(&w);
     if (st) return st;
     const char *to = contact_label_of(cp);
     if (ed_mode_set_add(&cp->modes, to)) cp->sum->modes_visited = cp->modes.n;

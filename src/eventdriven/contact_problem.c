@@ -1,7 +1,10 @@
 /* The contact form's mode DAE for IDA (unknowns and equations in contact_internal.h), its roots
  * (an open contact's gap reaching 0, a closed contact's force reaching 0) and its rows, and the
- * public entry nsdae_events_run_contact. The Jacobian is IDA's difference quotients: the contact
- * form gives M, F and G as callbacks, not their derivatives. */
+ * public entry nsdae_events_run_contact. Two ways to solve IDA's Newton systems (eventdriven.h,
+ * linsol): dense LU with IDA's difference-quotient Jacobian (the residual on the dense M and G,
+ * O(ndof^2) per evaluation: the small systems the oracles were validated on), or KLU on
+ * contact_columns.c's pattern with its analytic Jacobian, the residual in compressed form,
+ * O(nonzeros) per evaluation. */
 #include "eventdriven/contact_internal.h"
 
 #include <math.h>
@@ -49,12 +52,66 @@ static int contact_residual(double t, const double *z, const double *zp, double 
     return 0;
 }
 
+/* The same residual in compressed form: M's lower triangle (symmetric product), G's rows. */
+static int contact_residual_sparse(double t, const double *z, const double *zp, double *r, void *self)
+{
+    contact_problem *cp = self;
+    const nsdae_lagrangian *s = cp->sys;
+    const int nd = cp->nd, nc = cp->nc;
+    const double *q = z, *v = z + nd, *lam = z + 2 * nd, *mu = z + 2 * nd + nc, *a = zp + nd;
+    if (s->forces(t, q, v, cp->F, s->ctx)) return 1;
+    if (nc && (s->gaps(q, cp->g, s->ctx) || contact_rows_evaluate(&cp->Gr, s, q))) return 1;
+    if (!s->mass_constant && mass_columns_evaluate(&cp->Mc, s, q)) return 1;
+    const mass_columns *M = &cp->Mc;
+    const contact_rows *G = &cp->Gr;
+    for (int i = 0; i < nd; i++) {
+        r[i] = zp[i] - v[i];
+        r[nd + i] = -cp->F[i];
+    }
+    for (int j = 0; j < nd; j++)
+        for (int e = M->colptr[j]; e < M->colptr[j + 1]; e++) {
+            const int i = M->rows[e];
+            r[nd + i] += M->val[e] * a[j];
+            if (i != j) r[nd + j] += M->val[e] * a[i];
+        }
+    for (int c = 0; c < nc; c++) {
+        double gv = 0;
+        for (int e = G->rowptr[c]; e < G->rowptr[c + 1]; e++) {
+            const int j = G->cols[e];
+            r[j] -= G->val[e] * mu[c];
+            r[nd + j] -= G->val[e] * lam[c];
+            gv += G->val[e] * v[j];
+        }
+        r[2 * nd + c] = cp->closed[c] ? cp->g[c] : lam[c];
+        r[2 * nd + nc + c] = cp->closed[c] ? gv : mu[c];
+    }
+    return 0;
+}
+
+/* contact_columns.c's Newton matrix at (t, z), M, G and dF/d(q, v) evaluated there. */
+static int contact_jacobian_csc(double t, double cj, const double *z, const double *zp, sunindextype *colp,
+                                sunindextype *rowi, double *val, void *self)
+{
+    (void)zp;
+    contact_problem *cp = self;
+    const nsdae_lagrangian *s = cp->sys;
+    const contact_columns *cc = cp->cols;
+    const double *q = z, *v = z + cp->nd;
+    if (cp->nc && contact_rows_evaluate(&cp->Gr, s, q)) return 1;
+    if (!s->mass_constant && mass_columns_evaluate(&cp->Mc, s, q)) return 1;
+    if (s->force_colptr[2 * cp->nd] > 0 && s->force_jacobian_values(t, q, v, cc->fv, s->ctx)) return 1;
+    for (int j = 0; j <= cc->n; j++) colp[j] = cc->colp[j];
+    for (long k = 0; k < cc->nnz; k++) rowi[k] = cc->rowi[k];
+    contact_columns_jacobian(cc, s, &cp->Mc, &cp->Gr, cp->closed, cj, val);
+    return 0;
+}
+
 /* Open: the gap; closed: the force. Both end the mode when they reach 0 from above. */
 static int contact_roots(double t, const double *z, double *gout, void *self)
 {
     (void)t;
     contact_problem *cp = self;
-    if (cp->s->gaps(z, cp->g, cp->s->ctx)) return 1;
+    if (cp->sys->gaps(z, cp->g, cp->sys->ctx)) return 1;
     for (int c = 0; c < cp->nc; c++) gout[c] = cp->closed[c] ? z[2 * cp->nd + c] : cp->g[c];
     return 0;
 }
@@ -71,19 +128,14 @@ static int contact_row(long k, double t, const double *z, const double *zp, int 
 {
     (void)zp;
     contact_problem *cp = self;
-    int *active = calloc((size_t)cp->nc + 1, sizeof *active);
-    double *P = calloc((size_t)cp->nc + 1, sizeof *P);
     int nactive = 0;
     for (int c = 0; c < cp->nc; c++) {
-        active[c] = cp->closed[c];
+        cp->row_active[c] = cp->closed[c];
         nactive += cp->closed[c];
-        if (kind == 2) P[c] = cp->P[c];
+        cp->row_P[c] = kind == 2 ? cp->P[c] : 0.0;
     }
-    nsdae_contact_record rec = {k, t, z, z + cp->nd, P, active, nactive, 0.0, NULL}; /* no friction here */
-    int rc = active && P ? cp->on_row(&rec, cp->ctx) : 1;
-    free(active);
-    free(P);
-    return rc;
+    nsdae_contact_record rec = {k, t, z, z + cp->nd, cp->row_P, cp->row_active, nactive, 0.0, NULL}; /* no friction here */
+    return cp->on_row(&rec, cp->ctx);
 }
 
 static const char *contact_label(void *self)
@@ -107,16 +159,18 @@ static void free_names(char **names, int n)
 
 static void contact_free(contact_problem *cp)
 {
-    free(cp->closed);
-    free(cp->label);
-    free(cp->M);
-    free(cp->F);
-    free(cp->G);
-    free(cp->g);
-    free(cp->Mf);
-    free(cp->P);
-    free(cp->pre);
-    free(cp->mult_atol);
+    free(cp->closed), free(cp->label), free(cp->M), free(cp->F), free(cp->G), free(cp->g);
+    free(cp->P), free(cp->pre), free(cp->mult_atol);
+    free(cp->S), free(cp->idx), free(cp->pos), free(cp->mark), free(cp->gstart);
+    free(cp->qv), free(cp->zc), free(cp->gd), free(cp->qK), free(cp->zK), free(cp->acc), free(cp->qs);
+    free(cp->W), free(cp->X), free(cp->row_active), free(cp->row_P), free(cp->unit.band);
+    mass_columns_free(&cp->Mc);
+    mass_factor_free(&cp->Mf);
+    contact_rows_free(&cp->Gr);
+    contact_rows_free(&cp->Gs);
+    if (cp->cols) contact_columns_free(cp->cols);
+    free(cp->cols);
+    contact_view_free(&cp->view);
     free_names(cp->state_names, 2 * cp->nd);
     free_names(cp->impulse_names, cp->nc);
     ed_mode_set_free(&cp->modes);
@@ -137,24 +191,41 @@ static char *name_of(const char *fmt, const char *name, const char *fallback, in
     return c;
 }
 
+/* Everything a run needs; the dense M and G only on the dense path. */
 static nsdae_status contact_alloc(contact_problem *cp, nsdae_error *err)
 {
-    const int nd = cp->nd, nc = cp->nc;
-    cp->closed = calloc((size_t)nc + 1, 1);
-    cp->label = calloc((size_t)nc + 2, 1);
-    cp->M = calloc((size_t)nd * nd, sizeof *cp->M);
-    cp->Mf = calloc((size_t)nd * nd, sizeof *cp->Mf);
-    cp->F = calloc((size_t)nd, sizeof *cp->F);
-    cp->G = calloc((size_t)nc * nd + 1, sizeof *cp->G);
-    cp->g = calloc((size_t)nc + 1, sizeof *cp->g);
-    cp->P = calloc((size_t)nc + 1, sizeof *cp->P);
-    cp->pre = calloc((size_t)2 * nd, sizeof *cp->pre);
-    cp->mult_atol = calloc((size_t)2 * nc + 1, sizeof *cp->mult_atol);
-    cp->state_names = calloc((size_t)2 * nd, sizeof *cp->state_names);
-    cp->impulse_names = calloc((size_t)nc + 1, sizeof *cp->impulse_names);
-    if (!cp->closed || !cp->label || !cp->M || !cp->Mf || !cp->F || !cp->G || !cp->g || !cp->P || !cp->pre || !cp->mult_atol ||
+    const int nd = cp->nd, nc = cp->nc, dense = !cp->cols;
+    const size_t C = (size_t)nc + 2, D = (size_t)nd + 1;
+    cp->closed = calloc(C, 1);
+    cp->label = calloc(C, 1);
+    if (dense) {
+        cp->M = calloc((size_t)nd * nd, sizeof *cp->M);
+        cp->G = calloc((size_t)nc * nd + 1, sizeof *cp->G);
+    }
+    cp->F = calloc(D, sizeof *cp->F);
+    cp->g = calloc(C, sizeof *cp->g);
+    cp->P = calloc(C, sizeof *cp->P);
+    cp->pre = calloc(2 * D, sizeof *cp->pre);
+    cp->mult_atol = calloc(2 * C, sizeof *cp->mult_atol);
+    cp->S = malloc(C * sizeof(int)), cp->idx = malloc(C * sizeof(int)), cp->pos = malloc(C * sizeof(int));
+    cp->mark = calloc(C, sizeof(int)), cp->gstart = malloc(C * sizeof(int)), cp->row_active = malloc(C * sizeof(int));
+    cp->qv = malloc(C * sizeof(double)), cp->zc = malloc(C * sizeof(double)), cp->gd = malloc(C * sizeof(double));
+    cp->qK = malloc(C * sizeof(double)), cp->zK = malloc(C * sizeof(double)), cp->row_P = malloc(C * sizeof(double));
+    cp->acc = malloc(D * sizeof(double)), cp->qs = malloc(D * sizeof(double));
+    cp->unit = (mass_factor){.n = nd, .kd = 0, .band = malloc(D * sizeof(double))};
+    cp->state_names = calloc(2 * D, sizeof *cp->state_names);
+    cp->impulse_names = calloc(C, sizeof *cp->impulse_names);
+    nsdae_error e2;
+    int readers = mass_columns_init(&cp->Mc, cp->sys, &e2) == NSDAE_OK &&
+                  (nc == 0 || (contact_rows_init(&cp->Gr, cp->sys, &e2) == NSDAE_OK &&
+                               contact_rows_init(&cp->Gs, cp->sys, &e2) == NSDAE_OK));
+    if (!readers || !cp->closed || !cp->label || (dense && (!cp->M || !cp->G)) || !cp->F || !cp->g || !cp->P ||
+        !cp->pre || !cp->mult_atol || !cp->S || !cp->idx || !cp->pos || !cp->mark || !cp->gstart || !cp->row_active ||
+        !cp->qv || !cp->zc || !cp->gd || !cp->qK || !cp->zK || !cp->row_P || !cp->acc || !cp->qs || !cp->unit.band ||
         !cp->state_names || !cp->impulse_names)
         return nsdae_error_set(err, NSDAE_NOMEM, "event-driven contact engine: out of memory");
+    for (int c = 0; c < nc; c++) cp->pos[c] = -1;
+    for (int j = 0; j < nd; j++) cp->unit.band[j] = 1.0;
     for (int i = 0; i < nd; i++) {
         const char *nm = cp->s->q_names ? cp->s->q_names[i] : NULL;
         cp->state_names[i] = name_of("%s", nm, "q", i);
@@ -187,7 +258,7 @@ nsdae_status nsdae_events_run_contact(const nsdae_lagrangian *s, const nsdae_eve
                                    "the event-driven engine is frictionless, use the Moreau-Jean scheme", c,
                                    s->friction[c]);
     contact_problem cp = {0};
-    cp.s = s;
+    cp.s = cp.sys = s;
     cp.o = ed_options_resolved(o);
     cp.nd = s->ndof;
     cp.nc = s->ncontacts;
@@ -196,10 +267,30 @@ nsdae_status nsdae_events_run_contact(const nsdae_lagrangian *s, const nsdae_eve
     cp.on_event = on_event;
     cp.ctx = ctx;
     cp.sum = sum;
-    st = contact_alloc(&cp, err);
+    if (o->linsol < NSDAE_EVENTS_LINSOL_AUTO || o->linsol > NSDAE_EVENTS_LINSOL_SPARSE)
+        return nsdae_error_set(err, NSDAE_INVALID_INPUT, "event-driven run: linsol %d is none of auto, dense, sparse",
+                               (int)o->linsol);
+    /* AUTO: KLU from NSDAE_EVENTS_SPARSE_MIN unknowns when the system gives its structure (a
+     * translated one does); without it the dense path, which such a system is anyway */
+    const int structured = s->mass_colptr && s->force_colptr && (s->ncontacts == 0 || s->gap_rowptr);
+    const int sparse = o->linsol == NSDAE_EVENTS_LINSOL_SPARSE ||
+                       (o->linsol == NSDAE_EVENTS_LINSOL_AUTO && structured && cp.n >= NSDAE_EVENTS_SPARSE_MIN);
+    if (sparse) {
+        st = contact_view_create(&cp.view, s) || !(cp.cols = malloc(sizeof *cp.cols)) ||
+                     contact_columns_create(cp.cols, &cp.view.sys)
+                 ? nsdae_error_set(err, NSDAE_NOMEM, "event-driven contact engine: out of memory for the compressed columns")
+                 : NSDAE_OK;
+        cp.sys = &cp.view.sys;
+    }
+    if (!st) st = contact_alloc(&cp, err);
     if (!st) {
         ed_problem p = {cp.n, cp.nc, &cp, contact_residual, NULL, contact_roots, contact_mode_setup, NULL,
                         contact_event, contact_row, contact_label, NULL, 0, NULL};   /* dense LU */
+        if (cp.cols) {
+            p.residual = contact_residual_sparse;
+            p.nnz = cp.cols->nnz;
+            p.jacobian_csc = contact_jacobian_csc;
+        }
         st = ed_run(&p, &cp.o, sum, err);
     }
     sum->modes_visited = cp.modes.n;

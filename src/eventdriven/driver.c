@@ -39,11 +39,11 @@ static int res_fn(realtype t, N_Vector z, N_Vector zp, N_Vector r, void *user)
 static int jac_fn(realtype t, realtype cj, N_Vector z, N_Vector zp, N_Vector r, SUNMatrix J, void *user,
                   N_Vector t1, N_Vector t2, N_Vector t3)
 {
-    (void)z, (void)zp, (void)r, (void)t1, (void)t2, (void)t3;
+    (void)r, (void)t1, (void)t2, (void)t3;
     const ed_problem *p = user;
     if (p->nnz > 0)
-        p->jacobian_csc(t, cj, SUNSparseMatrix_IndexPointers(J), SUNSparseMatrix_IndexValues(J), SUNSparseMatrix_Data(J),
-                        p->self);
+        return p->jacobian_csc(t, cj, N_VGetArrayPointer(z), N_VGetArrayPointer(zp), SUNSparseMatrix_IndexPointers(J),
+                               SUNSparseMatrix_IndexValues(J), SUNSparseMatrix_Data(J), p->self) ? 1 : 0;
     else
         p->jacobian(t, cj, SUNDenseMatrix_Data(J), p->self);  /* dense data is column-major n x n */
     return 0;

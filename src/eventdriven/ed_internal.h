@@ -43,10 +43,11 @@ typedef struct ed_problem {
     int (*keeps_mode)(double t, const double *z, void *self);
     /* The sparse alternative (used instead when nnz > 0): dF/dz + cj dF/dz' in compressed columns
      * of one pattern of nnz entries for the whole run (the union over modes; an entry a mode does
-     * not use is 0), pattern and values written on every call (IDA zeroes the matrix before). IDA
-     * then solves with KLU. */
+     * not use is 0), at (t, z, zp), pattern and values written on every call (IDA zeroes the matrix
+     * before). IDA then solves with KLU. Returns 0, or non-zero when a callback of the system failed. */
     long nnz;
-    void (*jacobian_csc)(double t, double cj, sunindextype *colp, sunindextype *rowi, double *val, void *self);
+    int (*jacobian_csc)(double t, double cj, const double *z, const double *zp, sunindextype *colp, sunindextype *rowi,
+                        double *val, void *self);
 } ed_problem;
 
 /* Runs the problem on the options' grid. summary: events and accumulations are counted by the

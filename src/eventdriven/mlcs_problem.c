@@ -83,14 +83,16 @@ static void mlcs_jacobian(double t, double cj, double *J, void *self)
 }
 
 /* The same on the compressed pattern (IDA with KLU). */
-static void mlcs_jacobian_csc(double t, double cj, sunindextype *colp, sunindextype *rowi, double *val, void *self)
+static int mlcs_jacobian_csc(double t, double cj, const double *z, const double *zp, sunindextype *colp,
+                             sunindextype *rowi, double *val, void *self)
 {
-    (void)t;
+    (void)t, (void)z, (void)zp;
     mlcs_problem *mp = self;
     const mlcs_columns *mc = mp->cols;
     for (int j = 0; j <= mc->n; j++) colp[j] = mc->colp[j];
     for (long k = 0; k < mc->nnz; k++) rowi[k] = mc->rowi[k];
     mlcs_columns_jacobian(mc, mp->phase, mp->side, cj, val);
+    return 0;
 }
 
 /* Two roots per w-row, each ending the mode when it reaches 0 from above (eventdriven.h). */

@@ -56,11 +56,13 @@ static nsdae_lagrangian *ball(void)
     return s;
 }
 
-Test(eventdriven_ball, impact_times_accumulation_and_rest)
+/* linsol: the dense Newton systems, or KLU on the compressed columns (the same pass criteria) */
+static void impact_times_accumulation_and_rest(nsdae_events_linsol linsol)
 {
     nsdae_lagrangian *s = ball();
     nsdae_events_options o;
     nsdae_events_defaults(&o);
+    o.linsol = linsol;
     o.stop = 10;
     o.nsteps = 1000;
     ball_log l;
@@ -86,6 +88,16 @@ Test(eventdriven_ball, impact_times_accumulation_and_rest)
     cr_expect(fabs(l.last_t - 10.0) < 1e-12, "the run reaches T: %.17g", l.last_t);
     cr_expect(l.max_q_after < 1e-9, "at rest after the accumulation: |q| + |v| up to %g", l.max_q_after);
     nsdae_lagrangian_destroy(s);
+}
+
+Test(eventdriven_ball, impact_times_accumulation_and_rest)
+{
+    impact_times_accumulation_and_rest(NSDAE_EVENTS_LINSOL_DENSE);
+}
+
+Test(eventdriven_ball, impact_times_accumulation_and_rest_sparse)
+{
+    impact_times_accumulation_and_rest(NSDAE_EVENTS_LINSOL_SPARSE);
 }
 
 Test(eventdriven_ball, stop_at_accumulation_says_so)

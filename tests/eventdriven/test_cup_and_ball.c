@@ -168,6 +168,8 @@ static void closed_form(cup_log *l, double e, int nimp)
     }
 }
 
+static nsdae_events_linsol cup_linsol = NSDAE_EVENTS_LINSOL_AUTO;   /* each test runs with DENSE and SPARSE */
+
 static void run_cup(double e, cup_log *l, nsdae_events_summary *sum)
 {
     nsdae_param_value pe = {"e", e};
@@ -177,6 +179,7 @@ static void run_cup(double e, cup_log *l, nsdae_events_summary *sum)
     cr_assert(fabs(s->restitution[0] - e) < 1e-15);
     nsdae_events_options o;
     nsdae_events_defaults(&o);
+    o.linsol = cup_linsol;
     o.stop = 2;
     o.nsteps = 2000;
     nsdae_error err = {0};
@@ -210,7 +213,7 @@ static void expect_impact(const cup_log *l, int k, double e)
     }
 }
 
-Test(eventdriven_cup, inelastic_impact_then_the_exact_pendulum)
+static void inelastic_impact_then_the_exact_pendulum(void)
 {
     cup_log l;
     memset(&l, 0, sizeof l);
@@ -236,7 +239,7 @@ Test(eventdriven_cup, inelastic_impact_then_the_exact_pendulum)
     cr_expect(l.rows >= 2003, "grid rows plus the left-limit and restart rows: %ld", l.rows);
 }
 
-Test(eventdriven_cup, elastic_impacts_are_a_chain_of_parabolas)
+static void elastic_impacts_are_a_chain_of_parabolas(void)
 {
     cup_log l;
     memset(&l, 0, sizeof l);
@@ -268,6 +271,7 @@ static void digest_case(double e, const double *want, const char *mode)
     l.t_imp[0] = INFINITY;
     nsdae_events_options o;
     nsdae_events_defaults(&o);
+    o.linsol = cup_linsol;
     o.stop = 0.1;
     o.nsteps = 10;
     nsdae_error err = {0};
@@ -281,9 +285,25 @@ static void digest_case(double e, const double *want, const char *mode)
     nsdae_lagrangian_destroy(s);
 }
 
-Test(eventdriven_cup, digest_restart_values)
+static void digest_restart_values(void)
 {
     const double inelastic[] = {0.16, 0.12}, elastic[] = {-0.68, 1.24};
     digest_case(0.0, inelastic, "c");
     digest_case(1.0, elastic, "o");
 }
+
+/* Each case on the dense Newton systems and on KLU with the compressed columns: the same criteria. */
+#define BOTH(name)                                                                                                     \
+    Test(eventdriven_cup, name)                                                                                        \
+    {                                                                                                                  \
+        cup_linsol = NSDAE_EVENTS_LINSOL_DENSE;                                                                        \
+        name();                                                                                                        \
+    }                                                                                                                  \
+    Test(eventdriven_cup, name##_sparse)                                                                               \
+    {                                                                                                                  \
+        cup_linsol = NSDAE_EVENTS_LINSOL_SPARSE;                                                                       \
+        name();                                                                                                        \
+    }
+BOTH(inelastic_impact_then_the_exact_pendulum)
+BOTH(elastic_impacts_are_a_chain_of_parabolas)
+BOTH(digest_restart_values)
