@@ -11,7 +11,13 @@
  * NSDAE_EVENTS_SPARSE_MIN unknowns) against dense LU in the same run (dense only up to
  * --dense-max cells: 3000 unknowns take 40 s); the system stays compressed, as the command keeps it.
  *
- *   OPENBLAS_NUM_THREADS=1 ./bench_events [--repeat N] [--examples DIR] [--ladders N,... [--dense-max N]]
+ * --columns N,...: the contact family: examples/bead_column.nsm with N beads (4N unknowns: q, v and
+ * two multipliers per contact) over T = 0.6 s (the column falls, bead 1 hits the ground at 0.226 s
+ * and the impacts travel up the column), 100 rows, KLU on the compressed columns against dense LU with IDA's
+ * difference quotients (up to --dense-max beads), in the same run.
+ *
+ *   OPENBLAS_NUM_THREADS=1 ./bench_events [--repeat N] [--examples DIR] [--ladders N,... | --columns N,...]
+ *                                         [--dense-max N]
  */
 #include <nsdae/eventdriven.h>
 #include <nsdae/model.h>
@@ -167,27 +173,83 @@ static int bench_ladders(const char *dir, const int *cells, int count, int repea
     return 0;
 }
 
+/* The least wall time of `repeat` runs of the bead column with one linear solver; NAN when refused. */
+static double column_time(const nsdae_lagrangian *s, nsdae_events_linsol linsol, int repeat, nsdae_events_summary *sum)
+{
+    nsdae_events_options o;
+    nsdae_events_defaults(&o);
+    o.stop = 0.6;
+    o.nsteps = 100;
+    o.linsol = linsol;
+    double best = INFINITY;
+    for (int r = 0; r < repeat; r++) {
+        nsdae_error err = {0};
+        double t0 = bench_seconds();
+        if (nsdae_events_run_contact(s, &o, drop_contact, NULL, NULL, sum, &err) != NSDAE_OK) {
+            printf("  (%s refused: %s)\n", linsol == NSDAE_EVENTS_LINSOL_DENSE ? "dense" : "KLU", err.message);
+            return NAN;
+        }
+        best = fmin(best, bench_seconds() - t0);
+    }
+    return best;
+}
+
+static int bench_columns(const char *dir, const int *beads, int count, int repeat, int dense_max)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/bead_column.nsm", dir);
+    printf("bead column, T = 0.6, 100 rows (events and IDA steps of the KLU run; the dense run's in brackets)\n");
+    printf("%6s %9s %7s %10s %10s %10s %8s %16s\n", "N", "unknowns", "events", "IDA steps", "KLU s", "dense s",
+           "x dense", "[events, steps]");
+    for (int k = 0; k < count; k++) {
+        nsdae_model *m = NULL;
+        nsdae_lagrangian *s = NULL;
+        nsdae_error err = {0};
+        if (nsdae_model_parse_file(path, &m, &err) || nsdae_model_set_param(m, "N", beads[k], &err) ||
+            nsdae_translate_lagrangian(m, &s, &err)) {
+            fprintf(stderr, "bench_events: %s: %s\n", path, err.message);
+            nsdae_model_destroy(m);
+            return 1;
+        }
+        nsdae_model_destroy(m);
+        nsdae_events_summary sum = {0}, dsum = {0};
+        double klu = column_time(s, NSDAE_EVENTS_LINSOL_SPARSE, repeat, &sum);
+        double dense = beads[k] <= dense_max ? column_time(s, NSDAE_EVENTS_LINSOL_DENSE, repeat, &dsum) : NAN;
+        printf("%6d %9d %7ld %10ld %10.4f %10.4f %8.2f %7ld %8ld\n", beads[k], 2 * s->ndof + 2 * s->ncontacts,
+               sum.events, sum.ida_steps, klu, dense, dense / klu, dsum.events, dsum.ida_steps);
+        fflush(stdout);
+        nsdae_lagrangian_destroy(s);
+    }
+    return 0;
+}
+
 static void usage(const char *prog)
 {
-    printf("usage: %s [--repeat N] [--examples DIR] [--ladders N,... [--dense-max N]]\n"
+    printf("usage: %s [--repeat N] [--examples DIR] [--ladders N,... | --columns N,...] [--dense-max N]\n"
            "The event-driven engine on the example models (their experiment's T and output step,\n"
            "rtol 1e-10, atol 1e-12): events, modes visited, accumulation points, IDA steps, rows and\n"
            "the least wall time of N runs (default 3), rows dropped. Run with OPENBLAS_NUM_THREADS=1.\n"
            "  --examples DIR  the models' directory (default: the source tree's examples/)\n"
            "  --ladders N,... diode ladders of N cells instead: IDA with KLU against dense LU\n"
-           "  --dense-max N   the largest ladder also run with dense LU (default 400)\n",
+           "  --columns N,... bead columns of N beads instead (contact form): KLU against dense LU\n"
+           "  --dense-max N   the largest ladder or column also run with dense LU (default 400)\n",
            prog);
 }
 
 int main(int argc, char **argv)
 {
-    int repeat = 3, cells[32], ncells = 0, dense_max = 400;
+    int repeat = 3, cells[32], ncells = 0, beads[32], nbeads = 0, dense_max = 400;
     const char *dir = NSDAE_SOURCE_DIR "/examples";
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = atoi(argv[++i]);
         else if (strcmp(argv[i], "--ladders") == 0 && i + 1 < argc) {
             if ((ncells = bench_parse_list(argv[++i], cells, 32)) < 1) {
                 fprintf(stderr, "bench_events: --ladders %s: expected sizes like 100,400,1000\n", argv[i]);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--columns") == 0 && i + 1 < argc) {
+            if ((nbeads = bench_parse_list(argv[++i], beads, 32)) < 1) {
+                fprintf(stderr, "bench_events: --columns %s: expected sizes like 50,100,200\n", argv[i]);
                 return 2;
             }
         } else if (strcmp(argv[i], "--dense-max") == 0 && i + 1 < argc) dense_max = atoi(argv[++i]);
@@ -199,6 +261,7 @@ int main(int argc, char **argv)
     }
     if (repeat < 1) repeat = 1;
     if (ncells > 0) return bench_ladders(dir, cells, ncells, repeat, dense_max);
+    if (nbeads > 0) return bench_columns(dir, beads, nbeads, repeat, dense_max);
     printf("%-22s %-7s %8s %7s %6s %5s %10s %8s %10s\n", "model", "form", "T", "events", "modes", "accum",
            "IDA steps", "rows", "wall s");
     for (size_t k = 0; k < sizeof models / sizeof models[0]; k++) bench_one(dir, &models[k], repeat);
