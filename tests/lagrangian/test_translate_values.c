@@ -149,6 +149,31 @@ Test(lagrangian_values, cart_pendulum_full_mass_matrix)
     nsdae_lagrangian_destroy(s);
 }
 
+/* The force Jacobian's pattern (lagrangian.h): F_0 = m l sin(th) th'^2 - c x' + a sin(3t) reads th,
+ * x', th'; F_1 = -m g l sin th reads th. Columns (x, th, x', th'): {}, {0, 1}, {0}, {0}, with the
+ * derivatives by hand: m l cos(th) th'^2, -m g l cos th, -c, 2 m l sin(th) th'. The ball's forces
+ * read no state: an empty pattern. */
+Test(lagrangian_values, force_jacobian_pattern)
+{
+    nsdae_lagrangian *s = NULL;
+    nsdae_error err = {0};
+    cr_assert_eq(lag_translate_text(cart_pendulum, &s, &err), NSDAE_OK, "%s", err.message);
+    cr_assert(s->force_colptr && s->force_rows && s->force_jacobian_values);
+    const int colptr[] = {0, 0, 2, 3, 4}, rows[] = {0, 1, 0, 0};
+    for (int k = 0; k < 5; k++) cr_expect_eq(s->force_colptr[k], colptr[k], "force_colptr[%d]", k);
+    for (int e = 0; e < 4; e++) cr_expect_eq(s->force_rows[e], rows[e], "force_rows[%d]", e);
+    const double m = 0.5, l = 0.8, g = 9.81, c = 0.3, q[2] = {0.3, 0.7}, v[2] = {0.5, -1.2};
+    double val[4];
+    cr_assert_eq(s->force_jacobian_values(1.5, q, v, val, s->ctx), 0);
+    const double want[4] = {m * l * cos(q[1]) * v[1] * v[1], -m * g * l * cos(q[1]), -c, 2 * m * l * sin(q[1]) * v[1]};
+    expect_all(val, want, 4, "dF");
+    nsdae_lagrangian_destroy(s);
+    s = lag_example("bouncing_ball", NULL, 0);
+    cr_assert(s->force_colptr && s->force_jacobian_values);
+    cr_expect_eq(s->force_colptr[0] + s->force_colptr[1] + s->force_colptr[2], 0, "F = -m g reads no state");
+    nsdae_lagrangian_destroy(s);
+}
+
 /* The bead-by-bead file (the example before arrays, now a fixture) and the array form. */
 Test(lagrangian_values, bead_column_structure)
 {
