@@ -1,5 +1,5 @@
 /* nsdae event-driven reference engine (README, Architecture: `src/eventdriven/`): per mode a DAE
- * integrated by SUNDIALS IDA (dense linear solver, tight tolerances), mode changes located as roots,
+ * integrated by SUNDIALS IDA (dense or sparse linear solver, tight tolerances), mode changes located as roots,
  * the new mode chosen from the state at the event, the state restarted, IDA re-initialised.
  *
  * It runs on the two systems the time steppers run on (system.h), so that a cross-check compares
@@ -42,8 +42,9 @@
  * CSV sink serves every engine: an MLCS row has nsol = 1 and res = the max-norm of the mode's DAE
  * residual at the row; a contact row has P_c = the impulse of the event on restart rows, 0 elsewhere.
  * IDA failures end the run with the time, the mode and IDA's flag in words; every row before them
- * was already delivered. Cost: one dense LU of the n x n IDA matrix per Newton setup (n = ny + nl,
- * or 2 ndof + 2 ncontacts); not thread-safe for one system only when its callbacks are not.
+ * was already delivered. Cost: one LU of the n x n IDA matrix per Newton setup (n = ny + nl, or
+ * 2 ndof + 2 ncontacts), dense or sparse (nsdae_events_linsol); not thread-safe for one system only
+ * when its callbacks are not.
  */
 #ifndef NSDAE_EVENTDRIVEN_H
 #define NSDAE_EVENTDRIVEN_H
@@ -63,7 +64,7 @@
                                                T = 10), so their times are accurate enough to sum */
 #define NSDAE_EVENTS_ZENO_RATIO_TOL 1e-3    /* accumulation: successive interval ratios agree to this */
 #define NSDAE_EVENTS_PROBE 1e-7             /* mode-selection probe step, relative to (stop - t0) */
-#define NSDAE_EVENTS_SPARSE_MIN 200         /* MLCS unknowns from which IDA solves with KLU by default */
+#define NSDAE_EVENTS_SPARSE_MIN 200         /* unknowns from which IDA solves with KLU by default */
 
 /* IDA's Newton matrix for an MLCS: dense LU (LAPACK), or KLU (SuiteSparse) on the union of its
  * modes' nonzeros, whose residual, Jacobian and index test then cost O(nonzeros), not O(n^2) and
@@ -71,8 +72,16 @@
  * restart solves use it too, and the mode-selection probe is the time stepper's sparse step when
  * every row is complementarity and that step has its single-solution certificate (stepper.h);
  * otherwise the probe is the dense minimal-norm MLCP, O(n^3) per event, and only then are the
- * dense matrices made. AUTO: KLU from NSDAE_EVENTS_SPARSE_MIN unknowns, below that dense (the
- * sizes at which the event-driven oracles were validated). */
+ * dense matrices made.
+ * For a contact system: dense LU with IDA's difference-quotient Jacobian, or KLU on one pattern
+ * for every mode (analysed once) with the analytic Jacobian from the system's patterns of M, G and
+ * [dF/dq | dF/dv] (lagrangian.h; without the curvature terms of curved gaps and a q-dependent M,
+ * which only slow Newton's convergence), the residual in O(nonzeros), and no ndof x ndof array
+ * when the system gives the three patterns (a translated one does); a system without them is read
+ * through full ones (dense blocks). Impacts and restarts use M's sparse factor (diagonal, banded
+ * or CHOLMOD) and form W = G M^-1 G^T over the groups of contacts it couples, on both paths.
+ * AUTO: KLU from NSDAE_EVENTS_SPARSE_MIN unknowns (for a contact system: when it gives the three
+ * patterns), below that dense (the sizes at which the event-driven oracles were validated). */
 typedef enum nsdae_events_linsol {
     NSDAE_EVENTS_LINSOL_AUTO = 0,
     NSDAE_EVENTS_LINSOL_DENSE,
@@ -88,7 +97,7 @@ typedef struct nsdae_events_options {
     int stop_at_accumulation;/* 1: an accumulation point ends the run (NSDAE_LIMIT, message says where);
                                 0 (default): the run goes on in the limit mode (contacts closed) */
     double probe;            /* mode-selection probe step; <= 0: NSDAE_EVENTS_PROBE * (stop - t0) */
-    nsdae_events_linsol linsol; /* IDA's linear solver for an MLCS (contact systems: dense) */
+    nsdae_events_linsol linsol; /* IDA's linear solver (above) */
 } nsdae_events_options;
 
 void nsdae_events_defaults(nsdae_events_options *o);

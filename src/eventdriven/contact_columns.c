@@ -51,7 +51,8 @@ static long list_entries(contact_columns *cc, const nsdae_lagrangian *s, entry *
             else cc->sM2[t] = -1;
         }
     for (int col = 0; col < 2 * nd; col++)   /* column col of [dF/dq | dF/dv] is unknown col */
-        for (int t = s->force_colptr[col]; t < s->force_colptr[col + 1]; t++) put(e, &k, nd + s->force_rows[t], col, &cc->sF[t]);
+        for (int t = s->force_colptr[col]; t < s->force_colptr[col + 1]; t++)
+            put(e, &k, nd + s->force_rows[t], col, &cc->sF[t]);
     for (int c = 0; c < nc; c++) {
         for (int t = s->gap_rowptr[c]; t < s->gap_rowptr[c + 1]; t++) {
             const int j = s->gap_cols[t];

@@ -74,7 +74,8 @@ int contact_state(contact_problem *cp, double t, const double *q, const double *
 /* W (m x m) and, for a non-diagonal factor f, X = f^-1 G_K^T (nd x m) over the contacts K. */
 static nsdae_status form_w(contact_problem *cp, const mass_factor *f, const int *K, int m, nsdae_error *err)
 {
-    size_t wneed = (size_t)m * (size_t)m + 1, xneed = f->kd == 0 && !f->sparse_used ? 1 : (size_t)cp->nd * (size_t)m + 1;
+    const size_t wneed = (size_t)m * (size_t)m + 1,
+                 xneed = f->kd == 0 && !f->sparse_used ? 1 : (size_t)cp->nd * (size_t)m + 1;
     if (wneed > cp->wcap) {
         double *w = realloc(cp->W, wneed * sizeof *w);
         if (!w) return nsdae_error_set(err, NSDAE_NOMEM, "contact event: out of memory (%d contacts coupled)", m);
@@ -256,7 +257,8 @@ static nsdae_status contact_forces(contact_problem *cp, const double *q, double 
     const int nd = cp->nd, nc = cp->nc;
     double gtol = fmax(1e3 * cp->o.atol, 1e-9), vscale = 0;
     for (int j = 0; j < nd; j++) vscale = fmax(vscale, fabs(v[j]));
-    if (gdot_v(cp, q, v, cp->gd)) return nsdae_error_set(err, NSDAE_NUMERICAL, "contact forces: the gap Jacobian failed");
+    if (gdot_v(cp, q, v, cp->gd))
+        return nsdae_error_set(err, NSDAE_NUMERICAL, "contact forces: the gap Jacobian failed");
     memcpy(cp->acc, cp->F, (size_t)nd * sizeof *cp->acc);
     mass_factor_solve(&cp->Mf, cp->acc);
     int ns = 0;
@@ -317,14 +319,16 @@ nsdae_status contact_multiplier_tolerances(contact_problem *cp, double t, const 
     const int nd = cp->nd, nc = cp->nc;
     const double atol = cp->o.atol, h_min = 2.220446049250313e-16 * fmax(1.0, fmax(fabs(cp->o.t0), fabs(cp->o.stop)));
     for (int c = 0; c < 2 * nc; c++) cp->mult_atol[c] = atol;
-    if (contact_state(cp, t, z, z + nd)) return nsdae_error_set(err, NSDAE_NUMERICAL, "contact: a model callback failed at t = %.17g", t);
+    if (contact_state(cp, t, z, z + nd))
+        return nsdae_error_set(err, NSDAE_NUMERICAL, "contact: a model callback failed at t = %.17g", t);
     const contact_rows *G = &cp->Gr;
     for (int c = 0; c < nc; c++) {
         if (!cp->closed[c]) continue;
         double xmax = 0, gmax = 0;
         for (int e = G->rowptr[c]; e < G->rowptr[c + 1]; e++) gmax = fmax(gmax, fabs(G->val[e]));
         if (diagonal_mass(cp)) {   /* M^-1 G_c^T lives on G_c's columns */
-            for (int e = G->rowptr[c]; e < G->rowptr[c + 1]; e++) xmax = fmax(xmax, fabs(G->val[e] / cp->Mf.band[G->cols[e]]));
+            for (int e = G->rowptr[c]; e < G->rowptr[c + 1]; e++)
+                xmax = fmax(xmax, fabs(G->val[e] / cp->Mf.band[G->cols[e]]));
         } else {
             nsdae_status st = form_w(cp, &cp->Mf, &c, 1, err);
             if (st) return st;
@@ -340,15 +344,18 @@ nsdae_status contact_multiplier_tolerances(contact_problem *cp, double t, const 
 static nsdae_status restart_derivatives(contact_problem *cp, double t, const double *z, double *zp, nsdae_error *err)
 {
     const int nd = cp->nd, nc = cp->nc;
-    if (contact_state(cp, t, z, z + nd)) return nsdae_error_set(err, NSDAE_NUMERICAL, "contact: a model callback failed at t = %.17g", t);
+    if (contact_state(cp, t, z, z + nd))
+        return nsdae_error_set(err, NSDAE_NUMERICAL, "contact: a model callback failed at t = %.17g", t);
     memset(zp, 0, (size_t)cp->n * sizeof *zp);
     memcpy(zp, z + nd, (size_t)nd * sizeof *zp);
     memcpy(zp + nd, cp->F, (size_t)nd * sizeof *zp);
     for (int c = 0; c < nc; c++)
-        for (int e = cp->Gr.rowptr[c]; e < cp->Gr.rowptr[c + 1]; e++) zp[nd + cp->Gr.cols[e]] += cp->Gr.val[e] * z[2 * nd + c];
+        for (int e = cp->Gr.rowptr[c]; e < cp->Gr.rowptr[c + 1]; e++)
+            zp[nd + cp->Gr.cols[e]] += cp->Gr.val[e] * z[2 * nd + c];
     mass_factor_solve(&cp->Mf, zp + nd);
     for (int j = 0; j < nd; j++)
-        if (!isfinite(zp[nd + j])) return nsdae_error_set(err, NSDAE_NUMERICAL, "contact: singular mass matrix at t = %.17g", t);
+        if (!isfinite(zp[nd + j]))
+            return nsdae_error_set(err, NSDAE_NUMERICAL, "contact: singular mass matrix at t = %.17g", t);
     return NSDAE_OK;
 }
 
@@ -378,7 +385,8 @@ nsdae_status contact_event(double *t, const int *roots, int exogenous, double *z
     for (int c = 0; c < nc; c++) was_closed += cp->closed[c];
     memcpy(cp->pre, z, (size_t)2 * nd * sizeof *z);
     nsdae_status st = NSDAE_OK;
-    if (contact_state(cp, *t, z, z + nd)) st = nsdae_error_set(err, NSDAE_NUMERICAL, "contact: a model callback failed at t = %.17g", *t);
+    if (contact_state(cp, *t, z, z + nd))
+        st = nsdae_error_set(err, NSDAE_NUMERICAL, "contact: a model callback failed at t = %.17g", *t);
     int impact = 0, acc = 0;
     double t_acc = *t;
     if (!st) st = impact_law(cp, z + nd, 0, &impact, err);

@@ -134,7 +134,8 @@ static int contact_row(long k, double t, const double *z, const double *zp, int 
         nactive += cp->closed[c];
         cp->row_P[c] = kind == 2 ? cp->P[c] : 0.0;
     }
-    nsdae_contact_record rec = {k, t, z, z + cp->nd, cp->row_P, cp->row_active, nactive, 0.0, NULL}; /* no friction here */
+    /* no friction here */
+    nsdae_contact_record rec = {k, t, z, z + cp->nd, cp->row_P, cp->row_active, nactive, 0.0, NULL};
     return cp->on_row(&rec, cp->ctx);
 }
 
@@ -276,10 +277,10 @@ nsdae_status nsdae_events_run_contact(const nsdae_lagrangian *s, const nsdae_eve
     const int sparse = o->linsol == NSDAE_EVENTS_LINSOL_SPARSE ||
                        (o->linsol == NSDAE_EVENTS_LINSOL_AUTO && structured && cp.n >= NSDAE_EVENTS_SPARSE_MIN);
     if (sparse) {
-        st = contact_view_create(&cp.view, s) || !(cp.cols = malloc(sizeof *cp.cols)) ||
-                     contact_columns_create(cp.cols, &cp.view.sys)
-                 ? nsdae_error_set(err, NSDAE_NOMEM, "event-driven contact engine: out of memory for the compressed columns")
-                 : NSDAE_OK;
+        if (contact_view_create(&cp.view, s) || !(cp.cols = malloc(sizeof *cp.cols)) ||
+            contact_columns_create(cp.cols, &cp.view.sys))
+            st = nsdae_error_set(err, NSDAE_NOMEM,
+                                 "event-driven contact engine: out of memory for the compressed columns");
         cp.sys = &cp.view.sys;
     }
     if (!st) st = contact_alloc(&cp, err);

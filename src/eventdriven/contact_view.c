@@ -109,8 +109,8 @@ int contact_view_create(contact_view *w, const nsdae_lagrangian *s)
         w->sys.gap_cols = w->gap_cols;
     }
     if (!s->force_colptr) {   /* full when the system gives the dense Jacobian, else empty (F explicit) */
-        if (!(w->sys.force_colptr = w->force_colptr = full_columns(2 * n, s->force_jacobian ? n : 0, 0, &w->force_rows)))
-            return -1;
+        w->sys.force_colptr = w->force_colptr = full_columns(2 * n, s->force_jacobian ? n : 0, 0, &w->force_rows);
+        if (!w->force_colptr) return -1;
         w->sys.force_rows = w->force_rows;
     }
     return 0;

@@ -33,7 +33,8 @@ static void form_solved(const contact_rows *G, const mass_factor *f, const int *
     for (int a = 0; a < m; a++)
         for (int b = 0; b < m; b++) {
             double sum = 0.0;
-            for (int e = G->rowptr[idx[a]]; e < G->rowptr[idx[a] + 1]; e++) sum += G->val[e] * X[G->cols[e] + (size_t)b * n];
+            for (int e = G->rowptr[idx[a]]; e < G->rowptr[idx[a] + 1]; e++)
+                sum += G->val[e] * X[G->cols[e] + (size_t)b * n];
             W[a + (size_t)b * m] = sum;
         }
 }
@@ -52,7 +53,8 @@ void delassus_apply(const contact_rows *G, const mass_factor *f, const int *idx,
     for (int a = 0; a < m; a++) {
         const int c = idx[a];
         if (f->kd == 0 && !f->sparse_used) {
-            for (int e = G->rowptr[c]; e < G->rowptr[c + 1]; e++) v[G->cols[e]] += G->val[e] / f->band[G->cols[e]] * P[a];
+            for (int e = G->rowptr[c]; e < G->rowptr[c + 1]; e++)
+                v[G->cols[e]] += G->val[e] / f->band[G->cols[e]] * P[a];
         } else {
             for (int j = 0; j < G->n; j++) v[j] += X[j + (size_t)a * G->n] * P[a];
         }

@@ -168,7 +168,8 @@ static int force_pattern(const lctx *L, lag_eval *c, nsdae_lagrangian *s, int st
 {
     const int n = L->ndof;
     size_t cap = 16, nnz = 0;
-    int *row = malloc(cap * sizeof *row), *col = malloc(cap * sizeof *col), *mark = malloc(2 * (size_t)n * sizeof *mark);
+    int *row = malloc(cap * sizeof *row), *col = malloc(cap * sizeof *col);
+    int *mark = malloc(2 * (size_t)n * sizeof *mark);
     s->force_colptr = calloc(2 * (size_t)n + 1, sizeof *s->force_colptr);
     int ok = row && col && mark && s->force_colptr;
     for (int k = 0; ok && k < 2 * n; k++) mark[k] = -1;
