@@ -175,10 +175,19 @@ static int gdot_v(contact_problem *cp, const double *q, const double *v, double 
     memset(out, 0, (size_t)nc * sizeof *out);
     if (vmax == 0 || cp->sys->gaps_linear) return 0;
     double eps = 1e-5 * qmax / vmax;
+    const contact_rows *G = &cp->Gs;
     for (int sgn = 0; sgn < 2; sgn++) {
         for (int j = 0; j < nd; j++) cp->qs[j] = q[j] + (sgn ? -eps : eps) * v[j];
         if (contact_rows_evaluate(&cp->Gs, cp->sys, cp->qs)) return 1;
-        for (int c = 0; c < nc; c++) out[c] += (sgn ? -1 : 1) * row_dot(&cp->Gs, c, v) / (2 * eps);
+        if (G->dense) {   /* a pattern per evaluation: the rows' products */
+            for (int c = 0; c < nc; c++) out[c] += (sgn ? -1 : 1) * row_dot(G, c, v) / (2 * eps);
+        } else if (!sgn) {
+            memcpy(cp->gplus, G->val, (size_t)G->rowptr[nc] * sizeof *G->val);
+        } else {   /* one pattern: the difference entry by entry, as the dense path took it */
+            for (int c = 0; c < nc; c++)
+                for (int e = G->rowptr[c]; e < G->rowptr[c + 1]; e++)
+                    out[c] += (cp->gplus[e] - G->val[e]) / (2 * eps) * v[G->cols[e]];
+        }
     }
     return 0;
 }

@@ -72,6 +72,7 @@ typedef struct contact_problem {
     double *qK, *zK;             /* nc, by position in a group */
     double *acc, *qs;            /* nd */
     double *W, *X;
+    double *gplus;               /* G's values at q + eps v (dG/dt v, one pattern) */
     size_t wcap, xcap;
     int *row_active;             /* nc: a row's flags ... */
     double *row_P;               /* ... and impulses */

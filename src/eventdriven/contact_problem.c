@@ -164,7 +164,7 @@ static void contact_free(contact_problem *cp)
     free(cp->P), free(cp->pre), free(cp->mult_atol);
     free(cp->S), free(cp->idx), free(cp->pos), free(cp->mark), free(cp->gstart);
     free(cp->qv), free(cp->zc), free(cp->gd), free(cp->qK), free(cp->zK), free(cp->acc), free(cp->qs);
-    free(cp->W), free(cp->X), free(cp->row_active), free(cp->row_P), free(cp->unit.band);
+    free(cp->W), free(cp->X), free(cp->gplus), free(cp->row_active), free(cp->row_P), free(cp->unit.band);
     mass_columns_free(&cp->Mc);
     mass_factor_free(&cp->Mf);
     contact_rows_free(&cp->Gr);
@@ -226,6 +226,8 @@ static nsdae_status contact_alloc(contact_problem *cp, nsdae_error *err)
         !cp->state_names || !cp->impulse_names)
         return nsdae_error_set(err, NSDAE_NOMEM, "event-driven contact engine: out of memory");
     for (int c = 0; c < nc; c++) cp->pos[c] = -1;
+    if (nc && !cp->Gr.dense && !(cp->gplus = malloc(((size_t)cp->Gr.rowptr[nc] + 1) * sizeof *cp->gplus)))
+        return nsdae_error_set(err, NSDAE_NOMEM, "event-driven contact engine: out of memory");
     for (int j = 0; j < nd; j++) cp->unit.band[j] = 1.0;
     for (int i = 0; i < nd; i++) {
         const char *nm = cp->s->q_names ? cp->s->q_names[i] : NULL;
