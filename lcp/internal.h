@@ -156,6 +156,7 @@ typedef struct lcp_qp_ws {
     double *Hy, *gy;
     double *rows, *rhs;    /* scratch constraint rows in t space */
     int ray_second_route;  /* 1: a ray termination of our Lemke is not trusted either (see qp.c) */
+    int clamp_retried;     /* set by lcp_poly_dimension when a clamp QP was decided by its retry (qp.c) */
 } lcp_qp_ws;
 
 int lcp_qp_ws_init(lcp_qp_ws *ws, const lcp_reduced *r, int extra_eq, lcp_arena *ar);

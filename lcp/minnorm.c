@@ -41,6 +41,7 @@ typedef struct bnb {
     signed char *pst, *pact;   /* probing: a child's pattern and active set */
     double *pt;
     int branched;         /* children were pushed: the node being branched is no longer the root */
+    int dropped;          /* a leaf's piece was dropped whose dimension needed a clamp retry (qp.c) */
     double *pv, *pr;      /* m: v_i(t), r_i(t) at the node's relaxation point (pair_values) */
 } bnb;
 
@@ -382,6 +383,7 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
             b->leaves++;
             if (!qp_ws(b))
                 return nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
+            b->ws->clamp_retried = 0;
             int f = lcp_piece_examine(r, st, b->o, &pc, b->ws, b->ar);
             if (f < 0)
                 return nsdae_error_set(err, NSDAE_NUMERICAL, "minnorm: linear algebra failed on a leaf pattern");
@@ -390,8 +392,12 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
              * tolerance in the equilibrated units passes as a continuum (crash-4de6...: a box of
              * width 1 is 3.7e-9 there, and z2 = lo = hi read as consistent gave z2 = 0.5 midway,
              * off by half the box, which then won on norm and failed the caller's rows) */
-            if (f == 0 || !point_ok(b, pc.t))
+            if (f == 0)
                 continue;
+            if (!point_ok(b, pc.t)) {
+                b->dropped |= b->ws->clamp_retried;
+                continue;
+            }
             candidate(b, pc.t, checked_objective(b, pc.fval), pc.flat);
             if (b->counting && lcp_piece_list_push(&b->pieces, &pc))
                 return nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
@@ -796,6 +802,15 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
         goto done;
     res.nodes = b.nodes;
     res.leaves = b.leaves;
+    if (!isfinite(b.best) && b.dropped) {
+        /* a piece whose dimension rested on the clamp retry, and whose representative then
+         * failed the rows: another of its points may solve (crash-8c9b...: the solution
+         * (-1e-5, -1e-12, 0) exists), so "no solution" would be a guess */
+        st = nsdae_error_set(err, NSDAE_NUMERICAL,
+                             "minnorm: no solution found, but a leaf piece decided at the edge of the "
+                             "equilibrated units' tolerance was dropped: not certain");
+        goto done;
+    }
     if (!isfinite(b.best)) {
         st = nsdae_error_set(err, NSDAE_NO_SOLUTION, "minnorm: the MLCP has no solution (%ld nodes explored)", b.nodes);
         goto done;

@@ -21,6 +21,7 @@ int lcp_qp_ws_init(lcp_qp_ws *ws, const lcp_reduced *r, int extra_eq, lcp_arena 
     if (lcp_lemke_ws_init(&ws->lemke, L, ar))
         return -1;
     ws->ray_second_route = 0;
+    ws->clamp_retried = 0;
     ws->LM = lcp_arena_doubles(ar, (size_t)L * L + 1);
     ws->Lq = lcp_arena_doubles(ar, (size_t)L + 1);
     ws->Lz = lcp_arena_doubles(ar, (size_t)L + 1);
@@ -228,7 +229,12 @@ int lcp_qp_solve(const lcp_reduced *r, const signed char *st, const double *H, c
         Lq[ny + c] = h[c];
     }
     int status = lcp_lemke(L, LM, Lq, ws->Lz, &ws->lemke);
-    if (status == 0 && !lcp_kkt_feasible(ny, nc, G, h, ws->Lz))
+    /* each row held to its own terms too (rows_hold): lcp_kkt_feasible's allowance at the scale
+     * of the largest |h| accepts a point that violates a small row by all of its terms
+     * (crash-9a61...: an answer of norm 0.5 where 0 solves; crash-7092...: a row of size 0.75
+     * next to |h| = 3.6e6, lost, then "no solution"); such an answer takes the second route
+     * below, as a failed one does */
+    if (status == 0 && (!lcp_kkt_feasible(ny, nc, G, h, ws->Lz) || !rows_hold(ny, nc, G, h, ws->Lz)))
         status = 2;
     /* Our pivot limit, or a final basis too ill conditioned to trust, on a degenerate node (a
      * rank-deficient pattern of Siconos' diodeBridge20 made the whole call give up): Siconos'
@@ -351,6 +357,14 @@ int lcp_poly_dimension(const lcp_reduced *r, const signed char *st, int nex, con
              * satisfied (an implicit equality: t0's slack is at most tol here). Fuzzing found
              * 19 MLCPs of spread down to 2^0.9 refused with NUMERICAL on this verdict. */
             int cs = clamp_qp(r, st, nex, Aex, bex, a, b[c], r->scale, t, H, g, ws, &val);
+            if (cs == 2) {
+                /* Only whether a't + b exceeds tol is asked: a target of 2 tol answers it as
+                 * well, and its gradient does not swamp rows of size one next to r->scale
+                 * (crash-ba94..., spread 2^0: Lemke failed on every clamp at the target
+                 * 9.3e11 and the call refused). The caller is told (clamp_retried). */
+                ws->clamp_retried = 1;
+                cs = clamp_qp(r, st, nex, Aex, bex, a, b[c], 2 * tol, t, H, g, ws, &val);
+            }
             if (cs == 1)
                 val = lcp_dot(k, a, 1, t0, 1) + b[c];
             else if (cs != 0)

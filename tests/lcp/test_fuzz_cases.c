@@ -895,3 +895,61 @@ Test(fuzz_cases, a_one_ended_box_is_measured_in_its_end)
     double bad[4] = {1.009765625, 9.77e-15, -1, 0};
     cr_expect_gt(nsdae_mlcp_row_violation(&p, bad), NSDAE_TOL_RESIDUAL);
 }
+
+/* crash-9a61... (spread 2^0): rows 1, 2 complementarity, 3 to 5 boxes z3 in (-inf, 1],
+ * z4 in [-1, inf), z5 in [-1, 0]:
+ *   w1 = z1 - 3 z2 + 1e6 z3,  w2 = -1e-6 z2,  w3 = 1e6 z1 + 1e-7 z4,  w4 = w5 = 0.
+ * w2 >= 0 with z2 >= 0 gives z2 = 0; z = 0 then gives w = 0 with every variable inside or at
+ * the end of its set: a solution, so the minimal norm is 0. z4 = -0.5 (z1 = 5e-14, z3 = -5e-20)
+ * is a solution too (|z|^2 = 0.25), which minimal norm once answered: the KKT Lemke's point of a
+ * node was accepted by lcp_kkt_feasible's allowance at the data's scale (qp.c). */
+Test(fuzz_cases, a_variable_in_one_tiny_term_is_left_at_zero)
+{
+    double M[25] = {1, 0, 1e6, 0, 0, -3, -1e-6, 0, 0, 0, 1e6, 0, 0, 0, 0, 0, 0, 1e-7, 0, 0, 0, 0, 0, 0, 0};
+    double q[5] = {0}, lo[5] = {0, 0, -INFINITY, -1, -1}, hi[5] = {0, 0, 1, INFINITY, 0}, z[5], w[5];
+    nsdae_row_kind kind[5] = {NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_BOX, NSDAE_ROW_BOX,
+                              NSDAE_ROW_BOX};
+    nsdae_mlcp p = {5, M, q, kind, lo, hi};
+    minnorm_ok(&p, z, w);
+    for (int i = 0; i < 5; i++)
+        cr_expect(fabs(z[i]) <= 1e-12, "z%d = %.17g, want 0", i + 1, z[i]);
+}
+
+/* crash-ba94... (spread 2^0): rows 1, 2 complementarity, 3 equality, 4 a box z4 in (-inf, 1]:
+ *   w1 = 1e-7 z3,  w2 = 1e14 z3 + 1e-7,  w3 = 1e-7 (z2 + z3) + z4 = 0,  w4 = -z1 + 1e-7 z2.
+ * w1 >= 0 needs z3 >= 0, so w2 > 0 and z2 = 0; then z4 = -1e-7 z3 < 1 and w4 = -z1 = 0. The
+ * solutions are the ray (0, 0, s, -1e-7 s), s >= 0, minimal at z = 0. Minimal norm and the
+ * enumeration refused ("linear algebra failed"): the node's implicit-equality QP (qp.c, clamp_qp)
+ * failed at its target r->scale = 9.3e11 in the equilibrated units. */
+Test(fuzz_cases, a_ray_from_zero_is_answered_at_zero)
+{
+    double M[16] = {0, 0, 0, -1, 0, 0, 1e-7, 1e-7, 1e-7, 1e14, 1e-7, 0, 0, 0, 1, 0};
+    double q[4] = {0, 1e-7, 0, 0}, lo[4] = {0, 0, 0, -INFINITY}, hi[4] = {0, 0, 0, 1}, z[4], w[4];
+    nsdae_row_kind kind[4] = {NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_EQUALITY, NSDAE_ROW_BOX};
+    nsdae_mlcp p = {4, M, q, kind, lo, hi};
+    minnorm_ok(&p, z, w);
+    for (int i = 0; i < 4; i++)
+        cr_expect(fabs(z[i]) <= 1e-12, "z%d = %.17g, want 0", i + 1, z[i]);
+}
+
+/* crash-7092... (spread 2^5.8): as crash-ba94... with q = (0, 0, 1e-3, -3) and row 4
+ * w4 = 1e-7 z2 - 3 (no z1):
+ *   w1 = 1e-7 z3,  w2 = 1e14 z3,  w3 = 1e-7 (z2 + z3) + z4 + 1e-3 = 0,  w4 = 1e-7 z2 - 3.
+ * z2 = 0 gives w4 = -3 < 0, so z4 = hi = 1 and z3 = -1.001e7 < 0, where w1 < 0: no solution.
+ * So z2 > 0, w2 = 0, z3 = 0; z4 = 1 would need z2 = -1.001e7 < 0, so z4 < 1, w4 = 0: z2 = 3e7,
+ * z4 = -3.001, and z1 (in no row, w1 = 0) is 0 at the minimum: z = (0, 3e7, 0, -3.001), the one
+ * solution of least norm. Both calls refused; once that was mended, minimal norm said "no
+ * solution": the KKT Lemke's point of a leaf had z2 = 0, violating its row 4 (w4 = 0) by all of
+ * its terms, 0.75 in the equilibrated units, within lcp_kkt_feasible's allowance at the scale
+ * 3.6e6 of another row. */
+Test(fuzz_cases, a_row_of_size_one_beside_rows_of_size_1e12_is_held)
+{
+    double M[16] = {0, 0, 0, 0, 0, 0, 1e-7, 1e-7, 1e-7, 1e14, 1e-7, 0, 0, 0, 1, 0};
+    double q[4] = {0, 0, 1e-3, -3}, lo[4] = {0, 0, 0, -INFINITY}, hi[4] = {0, 0, 0, 1}, z[4], w[4];
+    nsdae_row_kind kind[4] = {NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_EQUALITY, NSDAE_ROW_BOX};
+    nsdae_mlcp p = {4, M, q, kind, lo, hi};
+    double sol[4] = {0, 3e7, 0, -3.001};
+    minnorm_ok(&p, z, w);
+    for (int i = 0; i < 4; i++)
+        cr_expect(fabs(z[i] - sol[i]) <= 1e-9 * (1 + fabs(sol[i])), "z%d = %.17g, want %.17g", i + 1, z[i], sol[i]);
+}
