@@ -17,6 +17,7 @@
  * time stepper changes only q). */
 #include "internal.h"
 
+#include <float.h>
 #include <lapacke.h>
 #include <math.h>
 #include <string.h>
@@ -87,9 +88,12 @@ static int point_factor(lcp_fast *f, unsigned mask, const double *A)
         dr[i] = dc[i] = 1.0;
     f->punit[mask] = 1;
     memcpy(LU, A, sizeof(double) * (size_t)N * N);
-    if (!lcp_small_lu(N, LU, f->piv[mask]) && lcp_small_rcond(N, A, LU, f->piv[mask]) >= NSDAE_TOL_FAST_RCOND)
+    if (!lcp_small_lu(N, LU, f->piv[mask]) && lcp_small_rcond(N, A, LU, f->piv[mask]) >= NSDAE_TOL_FAST_RCOND) {
+        f->pbound[mask] = lcp_small_forward_bound(N, LU, f->piv[mask]);
         return 1;
+    }
     f->punit[mask] = 0;
+    f->pbound[mask] = INFINITY;
     double As[LCP_FAST_MAX_N * LCP_FAST_MAX_N];
     lcp_scale_factors(N, A, dr, dc);
     lcp_scale_matrix(N, A, dr, dc, As);
@@ -130,6 +134,9 @@ void lcp_fast_prepare(lcp_fast *f, int N, const double *Ms, const nsdae_row_kind
         if (k == NSDAE_ROW_COMPLEMENTARITY) {
             if (f->m == LCP_FAST_MAX_M)
                 return;
+            f->rowabs[f->m] = 0;
+            for (int j = 0; j < N; j++)
+                f->rowabs[f->m] += fabs(Ms[i + (size_t)j * N]);
             f->comp[f->m++] = i;
         }
     }
@@ -210,6 +217,37 @@ static void sign_row(const lcp_fast *f, const nsdae_mlcp *ps, unsigned mask, int
     *g1 = b;
 }
 
+/* 1 when x, the unrefined solve of POINT pattern mask, breaks a sign condition by more than
+ * refinement can move it: then the refined point fails point_piece's sign test too, and its
+ * refinement (a residual and a solve, half of a step's work on Rocca's cases) is saved.
+ * |x - x*| <= pbound |x| (lcp_small_forward_bound) moves a w_i = q_i + M_i x by at most
+ * sum_j |M_ij| times that; the margin is doubled and takes g0's own rounding. */
+static int clearly_infeasible(const lcp_fast *f, const nsdae_mlcp *ps, unsigned mask, const double *x)
+{
+    int N = f->N;
+    double xmax = 0, g0, g1;
+    if (!isfinite(f->pbound[mask]))
+        return 0;
+    for (int i = 0; i < N; i++)
+        xmax = fmax(xmax, fabs(x[i]));
+    double ex = f->pbound[mask] * xmax, tol = NSDAE_TOL_SIGN * (1 + xmax + ex);
+    if (!isfinite(ex))
+        return 0;
+    for (int c = 0; c < f->m; c++) {
+        int i = f->comp[c];
+        /* z_i >= 0 moves by ex; w_i by rowabs ex, and rounds at most at its terms' eps level */
+        double move = ex, terms = xmax;
+        if (!(mask >> c & 1u)) {
+            move = f->rowabs[c] * ex;
+            terms = fabs(ps->q[i]) + f->rowabs[c] * xmax;
+        }
+        sign_row(f, ps, mask, c, x, NULL, &g0, &g1);
+        if (g0 < -(tol + 2 * move + 2 * (N + 1) * DBL_EPSILON * terms))
+            return 1;
+    }
+    return 0;
+}
+
 typedef struct cand {
     double x[LCP_FAST_MAX_N];
     double f;
@@ -247,6 +285,8 @@ static int point_piece(const lcp_fast *f, const nsdae_mlcp *ps, const lcp_origin
     pattern_rhs(f, ps, mask, b);
     memcpy(x, b, sizeof(double) * (size_t)N);
     point_solve(f, mask, x);
+    if (clearly_infeasible(f, ps, mask, x))
+        return 0;
     refine(f, ps, mask, b, x);
     for (int i = 0; i < N; i++)
         xmax = lcp_keep_max(xmax, fabs(x[i]));

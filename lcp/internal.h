@@ -360,6 +360,11 @@ void lcp_small_lu_solve(int n, const double *LU, const int *piv, double *b);
 /* Reciprocal condition number in the 1-norm of A from its LU factors (exact: builds the inverse
  * column by column; meant for n <= LCP_FAST_MAX_N, once per matrix). */
 double lcp_small_rcond(int n, const double *A, const double *LU, const int *piv);
+/* beta with |x^ - x|_inf <= beta |x^|_inf for every x^ that lcp_small_lu_solve computes from these
+ * factors (A x = b): gamma_3n |||L||U|||_inf ||A^-1||_inf (Higham, Accuracy and Stability of
+ * Numerical Algorithms, 2nd ed., Thm 9.4), doubled for the rounding of the inverse it is read from;
+ * INFINITY when that inverse is not finite. Once per matrix, like lcp_small_rcond. */
+double lcp_small_forward_bound(int n, const double *LU, const int *piv);
 
 /* ---- exact fast path for few complementarity rows (fast.c) ----------------------------------- */
 enum { LCP_FAST_MAX_N = 16, LCP_FAST_MAX_M = 4 };
@@ -368,6 +373,7 @@ typedef struct lcp_fast {
     int ok;                          /* the fast path applies to the prepared matrix */
     int N, m;
     int comp[LCP_FAST_MAX_M];        /* the complementarity rows */
+    double rowabs[LCP_FAST_MAX_M];   /* sum_j |M_ij| of each (equilibrated) */
     int type[1 << LCP_FAST_MAX_M];
     /* POINT: LU factors and pivots; LINE: the pseudo-inverse (in LU), the null vector and the
      * left null vector (the consistency condition of the right-hand side) */
@@ -377,6 +383,9 @@ typedef struct lcp_fast {
      * itself): LU factors pdr A pdc */
     double pdr[1 << LCP_FAST_MAX_M][LCP_FAST_MAX_N], pdc[1 << LCP_FAST_MAX_M][LCP_FAST_MAX_N];
     unsigned char punit[1 << LCP_FAST_MAX_M];   /* POINT: pdr = pdc = 1 (solves skip the scaling) */
+    /* POINT with punit: lcp_small_forward_bound of its factors (the screen before refinement);
+     * INFINITY otherwise (no screen) */
+    double pbound[1 << LCP_FAST_MAX_M];
     double nul[1 << LCP_FAST_MAX_M][LCP_FAST_MAX_N], lnul[1 << LCP_FAST_MAX_M][LCP_FAST_MAX_N];
 } lcp_fast;
 

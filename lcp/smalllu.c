@@ -87,3 +87,32 @@ double lcp_small_rcond(int n, const double *A, const double *LU, const int *piv)
     }
     return anorm > 0 && inorm > 0 ? 1.0 / (anorm * inorm) : 0;
 }
+
+double lcp_small_forward_bound(int n, const double *LU, const int *piv)
+{
+    double rows[LCP_FAST_MAX_N] = {0}, col[LCP_FAST_MAX_N], lu = 0, inv = 0;
+    if (n > LCP_FAST_MAX_N)
+        return INFINITY;
+    for (int j = 0; j < n; j++) {   /* A^-1's column j: its entries add to A^-1's row sums */
+        for (int i = 0; i < n; i++)
+            col[i] = i == j;
+        lcp_small_lu_solve(n, LU, piv, col);
+        for (int i = 0; i < n; i++)
+            rows[i] += fabs(col[i]);
+    }
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(rows[i]))
+            return INFINITY;
+        inv = fmax(inv, rows[i]);
+        double s = 0;   /* row i of |L||U|: L unit lower (below the diagonal of LU), U upper */
+        for (int j = 0; j < n; j++) {
+            double e = 0;
+            for (int k = 0; k <= (i < j ? i : j); k++)
+                e += (k == i ? 1.0 : fabs(LU[i + (size_t)k * n])) * fabs(LU[k + (size_t)j * n]);
+            s += e;
+        }
+        lu = fmax(lu, s);
+    }
+    double u = 0x1p-53, gamma = 3 * n * u / (1 - 3 * n * u);
+    return 2 * gamma * lu * inv;
+}
