@@ -34,7 +34,9 @@ nsdae_status nsdae_time_grid_make(double t0, double stop, long nsteps, double st
 /* t_k for 0 <= k <= n; t_n is stop exactly. */
 double nsdae_time_grid_time(const nsdae_time_grid *g, long k);
 
-/* Length of step k + 1 (from t_k to t_{k+1}): exactly h, except a shortened last step. */
+/* Length of step k + 1 (from t_k to t_{k+1}): exactly h, except a shortened last step. A last step
+ * within a few ulps of h (stop - t_{n-1} of a step count) is h too: the run still ends at t_n =
+ * stop, off t_{n-1} + h by that rounding only. */
 double nsdae_time_grid_step(const nsdae_time_grid *g, long k);
 
 #ifdef __cplusplus

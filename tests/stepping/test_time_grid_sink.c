@@ -19,6 +19,13 @@ Test(time_grid, step_count_gives_h_and_lands_on_stop)
     cr_expect_eq(nsdae_time_grid_time(&g, 3), 1.0);
     cr_expect_eq(nsdae_time_grid_time(&g, 1), 1.0 / 3.0);
     cr_expect_eq(nsdae_time_grid_step(&g, 0), 1.0 / 3.0);
+    /* the last step too: 1 - 2/3 is 0.33333333333333337, a rounding of h, not a shorter step */
+    cr_expect_neq(1.0 - nsdae_time_grid_time(&g, 2), 1.0 / 3.0);
+    cr_expect_eq(nsdae_time_grid_step(&g, 2), 1.0 / 3.0);
+    /* the diode ladder's grid: 0.04 - 3999e-5 = 9.9999999999961e-6 (time_grid.c) */
+    cr_assert_eq(nsdae_time_grid_make(0.0, 0.04, 4000, 0, &g, NULL), NSDAE_OK);
+    cr_expect_neq(0.04 - nsdae_time_grid_time(&g, 3999), g.h);
+    cr_expect_eq(nsdae_time_grid_step(&g, 3999), g.h);
 }
 
 Test(time_grid, fixed_step_shortens_the_last_one)
