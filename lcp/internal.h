@@ -157,6 +157,9 @@ typedef struct lcp_qp_ws {
     double *rows, *rhs;    /* scratch constraint rows in t space */
     int ray_second_route;  /* 1: a ray termination of our Lemke is not trusted either (see qp.c) */
     int clamp_retried;     /* set by lcp_poly_dimension when a clamp QP was decided by its retry (qp.c) */
+    int L;                 /* the KKT LCP's largest size */
+    lcp_arena *ar;         /* the call's arena (the workspace lives in it) */
+    double *rescale;       /* lcp_kkt_rescaled_lemke's scaled copy, made on first use */
 } lcp_qp_ws;
 
 int lcp_qp_ws_init(lcp_qp_ws *ws, const lcp_reduced *r, int extra_eq, lcp_arena *ar);
@@ -208,7 +211,7 @@ void lcp_dqp_restore(lcp_dqp *d);
  * of size one (qp.c): the retry after a ray. 0 solved (Lz in the original units, every constraint
  * row held to its own terms), 1 ray, 2 anything else. */
 int lcp_kkt_rescaled_lemke(int ny, int nc, int L, const double *LM, const double *Lq, const double *G,
-                           const double *h, double *Lz, lcp_lemke_ws *lw);
+                           const double *h, double *Lz, lcp_qp_ws *ws);
 
 /* Is y feasible for the constraints G y + h >= 0 (nc rows of ny, row-major), up to rounding? */
 int lcp_kkt_feasible(int ny, int nc, const double *G, const double *h, const double *y);
@@ -265,6 +268,7 @@ int lcp_piece_examine(const lcp_reduced *r, const signed char *st, const lcp_obj
 typedef struct lcp_piece_list {
     lcp_piece *v;
     int n, cap;
+    lcp_arena *ar;   /* NULL: v is malloc'd; else v grows in this arena (a stepper's kept one) */
 } lcp_piece_list;
 
 int lcp_piece_list_push(lcp_piece_list *l, const lcp_piece *pc);   /* -1 on OOM */

@@ -33,7 +33,7 @@ double lcp_dot(int n, const double *a, int inca, const double *b, int incb)
     return s;
 }
 
-enum { LSTSQ_SDD_MIN = 64 };
+enum { LSTSQ_SDD_MIN = 64, LSTSQ_STACK = 4096 /* doubles: 32 KB */ };
 
 /* SVD-based rather than QR with pivoting: the rank decision for the degenerate patterns
  * (segments, repeated rows) must be reliable, and these systems are tiny. */
@@ -58,11 +58,19 @@ int lcp_lstsq(int rows, int cols, const double *A, const double *b, double *t, d
         return 0;
     }
     size_t need = (size_t)rows * cols + (size_t)rows * mn + (size_t)cols * cols + 2 * (size_t)mn + (size_t)rows;
-    double *buf = malloc(sizeof(double) * need);
-    if (!buf)
+    /* dgesvd's optimal work size, as LAPACKE_dgesvd asks it (the same size gives the same
+     * numbers): small systems then take every array from the stack, none allocated per step of
+     * the steppers' branch and bound (issue 12) */
+    double lq = 0, dummy = 0;
+    if (LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'S', 'A', rows, cols, &dummy, rows, &dummy, &dummy, rows, &dummy, cols,
+                            &lq, -1) != 0)
+        return -1;
+    lapack_int lwork = (lapack_int)lq;
+    double stack[LSTSQ_STACK], *buf = stack;
+    if (need + (size_t)lwork > LSTSQ_STACK && !(buf = malloc(sizeof(double) * (need + (size_t)lwork))))
         return -1;
     double *a = buf, *u = a + (size_t)rows * cols, *vt = u + (size_t)rows * mn, *s = vt + (size_t)cols * cols;
-    double *superb = s + mn, *utb = superb + mn;
+    double *utb = s + mn, *work = s + 2 * (size_t)mn + (size_t)rows;   /* utb: rank <= mn entries */
     memcpy(a, A, sizeof(double) * (size_t)rows * cols);
     /* Divide and conquer on the large systems that need no null-space basis (polishing a
      * branch-and-bound answer: deltasigma's 127 x 127 pattern took 47 M instructions by dgesvd,
@@ -74,9 +82,10 @@ int lcp_lstsq(int rows, int cols, const double *A, const double *b, double *t, d
             memcpy(a, A, sizeof(double) * (size_t)rows * cols);
     }
     if (info != 0)
-        info = LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'S', 'A', rows, cols, a, rows, s, u, rows, vt, cols, superb);
+        info = LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'S', 'A', rows, cols, a, rows, s, u, rows, vt, cols, work, lwork);
     if (info != 0) {
-        free(buf);
+        if (buf != stack)
+            free(buf);
         return -1;
     }
     int rank = lcp_svd_rank(s, mn);
@@ -100,7 +109,8 @@ int lcp_lstsq(int rows, int cols, const double *A, const double *b, double *t, d
         for (int j = rank; j < cols; j++)
             for (int i = 0; i < cols; i++)
                 N[i + (size_t)(j - rank) * cols] = vt[j + (size_t)i * cols];
-    free(buf);
+    if (buf != stack)
+        free(buf);
     return rank;
 }
 
@@ -132,8 +142,14 @@ int lcp_solve_square_buf(int n, const double *A, const double *b, double *x, dou
 
 int lcp_solve_square(int n, const double *A, const double *b, double *x, double *work_nn, int *ipiv)
 {
+    enum { STACK_N = 64 };   /* the steppers' sizes: no allocation per step (issue 12) */
     if (n == 0)
         return 0;
+    if (n <= STACK_N) {
+        double work4[4 * STACK_N];
+        int iwork[STACK_N];
+        return lcp_solve_square_buf(n, A, b, x, work_nn, ipiv, work4, iwork);
+    }
     double *work4 = malloc(sizeof(double) * 4 * (size_t)n);
     int *iwork = malloc(sizeof(int) * (size_t)n);
     int r = work4 && iwork ? lcp_solve_square_buf(n, A, b, x, work_nn, ipiv, work4, iwork) : 1;

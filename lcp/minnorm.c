@@ -741,6 +741,7 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
     double *t = lcp_arena_doubles(&ar, (size_t)k + 1);
     b.r = &r;
     b.ar = &ar;
+    b.pieces.ar = &ar;   /* counting every step of a stepper: nothing allocated once warm */
     b.counting = counting;
     b.best = INFINITY;
     b.flat_f = INFINITY;

@@ -289,7 +289,7 @@ static int nullspace_qp(const lcp_reduced *r, const signed char *st, const lcp_o
     }
     int s = lcp_lemke(L, LM, Lq, ws->Lz, &ws->lemke);
     if (s == 1)   /* a ray may be the pivot threshold's, on a badly scaled objective (qp.c) */
-        s = lcp_kkt_rescaled_lemke(ny, m, L, LM, Lq, G, h, ws->Lz, &ws->lemke);
+        s = lcp_kkt_rescaled_lemke(ny, m, L, LM, Lq, G, h, ws->Lz, ws);
     if (s == 0 && !lcp_kkt_feasible(ny, m, G, h, ws->Lz))
         s = 2;
     if (s == 0)
@@ -304,12 +304,20 @@ int lcp_piece_examine(const lcp_reduced *r, const signed char *st, const lcp_obj
                       lcp_qp_ws *ws, lcp_arena *ar)
 {
     int k = r->k, m = r->m;
+    enum { STACK_D = 2048, STACK_I = 256 };   /* 16 KB: the steppers' sizes allocate nothing (issue 12) */
     size_t need = (size_t)m * k * 2 + (size_t)m + 2 * (size_t)k + (size_t)k * k + 1;
-    double *buf = calloc(need, sizeof(double));   /* zeroed: nb = 0 reads an empty right-hand side */
-    int *ipiv = malloc(sizeof(int) * (2 * (size_t)k + (size_t)m + 2)), *idx = ipiv + k + 1;
+    size_t needi = 2 * (size_t)k + (size_t)m + 2;
+    double dstack[STACK_D];
+    int istack[STACK_I];
+    double *buf = need <= STACK_D ? dstack : calloc(need, sizeof(double));
+    int *ipiv = needi <= STACK_I ? istack : malloc(sizeof(int) * needi), *idx = ipiv + k + 1;
+    if (buf == dstack)
+        memset(buf, 0, sizeof(double) * need);   /* zeroed: nb = 0 reads an empty right-hand side */
     if (!buf || !ipiv) {
-        free(buf);
-        free(ipiv);
+        if (buf != dstack)
+            free(buf);
+        if (ipiv != istack)
+            free(ipiv);
         return -1;
     }
     double *A = buf, *work = A + (size_t)m * k, *b = work + (size_t)m * k, *t = b + m, *N = t + k;
@@ -382,8 +390,10 @@ int lcp_piece_examine(const lcp_reduced *r, const signed char *st, const lcp_obj
             pc->flat = dim == 0 ? 0 : line_flat >= 0 ? line_flat : flat_at(r, st, o, t, ws);
         }
     }
-    free(buf);
-    free(ipiv);
+    if (buf != dstack)
+        free(buf);
+    if (ipiv != istack)
+        free(ipiv);
     return found;
 }
 
@@ -391,7 +401,14 @@ int lcp_piece_list_push(lcp_piece_list *l, const lcp_piece *pc)
 {
     if (l->n == l->cap) {
         int cap = l->cap ? 2 * l->cap : 16;
-        lcp_piece *v = realloc(l->v, sizeof *v * (size_t)cap);
+        lcp_piece *v;
+        if (l->ar) {   /* the old array stays in the arena until the call ends: at most the new one's size */
+            v = lcp_arena_alloc_uninit(l->ar, sizeof *v * (size_t)cap);
+            if (v && l->n)
+                memcpy(v, l->v, sizeof *v * (size_t)l->n);
+        } else {
+            v = realloc(l->v, sizeof *v * (size_t)cap);
+        }
         if (!v)
             return -1;
         l->v = v;
@@ -403,7 +420,8 @@ int lcp_piece_list_push(lcp_piece_list *l, const lcp_piece *pc)
 
 void lcp_piece_list_free(lcp_piece_list *l)
 {
-    free(l->v);
+    if (!l->ar)
+        free(l->v);
     l->v = NULL;
     l->n = l->cap = 0;
 }

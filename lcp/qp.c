@@ -22,6 +22,9 @@ int lcp_qp_ws_init(lcp_qp_ws *ws, const lcp_reduced *r, int extra_eq, lcp_arena 
         return -1;
     ws->ray_second_route = 0;
     ws->clamp_retried = 0;
+    ws->L = L;
+    ws->ar = ar;
+    ws->rescale = NULL;
     ws->LM = lcp_arena_doubles(ar, (size_t)L * L + 1);
     ws->Lq = lcp_arena_doubles(ar, (size_t)L + 1);
     ws->Lz = lcp_arena_doubles(ar, (size_t)L + 1);
@@ -139,10 +142,14 @@ static int rows_hold(int ny, int nc, const double *G, const double *h, const dou
  * every constraint row G y + h >= 0 holds to NSDAE_TOL_RESIDUAL of that row's own terms. 0 solved
  * (Lz), 1 ray, 2 anything else. */
 int lcp_kkt_rescaled_lemke(int ny, int nc, int L, const double *LM, const double *Lq, const double *G,
-                           const double *h, double *Lz, lcp_lemke_ws *lw)
+                           const double *h, double *Lz, lcp_qp_ws *ws)
 {
-    double *buf = malloc(sizeof(double) * ((size_t)L * L + 2 * (size_t)L + 1));
-    if (!buf)
+    /* from the call's arena, once per workspace: the retry runs on many nodes of a stepper's
+     * every step (Rocca's crossing: 3 a step), which allocated nothing else (issue 12) */
+    if (!ws->rescale)
+        ws->rescale = lcp_arena_doubles_uninit(ws->ar, (size_t)ws->L * ws->L + 2 * (size_t)ws->L + 1);
+    double *buf = ws->rescale;
+    if (!buf || L > ws->L)
         return 2;
     double *Ms = buf, *qs = Ms + (size_t)L * L, *d = qs + L;
     for (int p = 0; p < L; p++) {
@@ -160,10 +167,9 @@ int lcp_kkt_rescaled_lemke(int ny, int nc, int L, const double *LM, const double
             Ms[i + (size_t)j * L] = d[i] * LM[i + (size_t)j * L] * d[j];
     for (int i = 0; i < L; i++)
         qs[i] = d[i] * Lq[i];
-    int status = lcp_lemke(L, Ms, qs, Lz, lw);
+    int status = lcp_lemke(L, Ms, qs, Lz, &ws->lemke);
     for (int i = 0; i < L; i++)
         Lz[i] *= d[i];
-    free(buf);
     return status == 0 && !rows_hold(ny, nc, G, h, Lz) ? 2 : status;
 }
 
@@ -244,7 +250,7 @@ int lcp_qp_solve(const lcp_reduced *r, const signed char *st, const double *H, c
         return status;
     if (second)
         status = 0;
-    if (status == 1 && lcp_kkt_rescaled_lemke(ny, nc, L, LM, Lq, G, h, ws->Lz, &ws->lemke) == 0)
+    if (status == 1 && lcp_kkt_rescaled_lemke(ny, nc, L, LM, Lq, G, h, ws->Lz, ws) == 0)
         status = 0;
     if (status == 1 && !ray_confirmed(ny, nc, L, G, h, ws))
         return 2;

@@ -2,18 +2,14 @@
  * (examples/bead_column.nsm, Moreau-Jean theta = 1/2, h = 1e-3) runs 2000 steps, and between step
  * 1000 and step 2000 (beads resting on each other, contact LCPs of many rows) not one malloc,
  * calloc, realloc or aligned allocation may happen, in our code or in a library it calls (Siconos,
- * LAPACK, OpenBLAS). The count comes from the allocator itself: this executable defines malloc and
- * its siblings, which the dynamic linker then binds for every shared library too, and passes each
- * call on to glibc's own (__libc_malloc...). NSDAE_ALLOC_TRACE=1 in the environment prints a
- * backtrace of each counted call (how the sources were found), NSDAE_ALLOC_BEADS=N another height.
+ * LAPACK, OpenBLAS). NSDAE_ALLOC_TRACE=1 in the environment prints a backtrace of each counted
+ * call (how the sources were found), NSDAE_ALLOC_BEADS=N another height.
  * The same holds on the dense path of friction and implicit forces: a bar on two frictional feet
  * (a facet LCP every step, with and without a spring read implicitly) and the woodpecker (one
  * frictional contact at a time, an implicit spring); without friction, the bar exercises the
  * dense path of implicit forces with a contact LCP of two rows; on three feet, dependent contacts
  * (a singular W, answered by Lemke on the pivoting workspace).
- *
- * Not measurable under AddressSanitizer, which replaces the allocator with its own (these
- * definitions would hand it blocks it does not know): the test says so and is skipped there. */
+ * The count comes from tests/alloc_count.h; under AddressSanitizer the tests skip, saying why. */
 #include <criterion/criterion.h>
 
 #include <nsdae/model.h>
@@ -25,21 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define NSDAE_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define NSDAE_ASAN 1
-#endif
-#endif
+#include "../alloc_count.h"
 
 #ifdef NSDAE_ASAN
-#define SKIPPED(name)                                                                                              \
-    Test(warm_allocations, name)                                                                                   \
-    {                                                                                                              \
-        cr_skip_test("AddressSanitizer replaces malloc with its own allocator: allocations cannot be counted "     \
-                     "here (the gcc build runs this test)");                                                       \
-    }
+#define SKIPPED(name) ALLOC_COUNT_SKIPPED(warm_allocations, name)
 SKIPPED(bead_column_allocates_nothing_per_step_once_warm)
 SKIPPED(bar_on_two_feet_friction_implicit_allocates_nothing_once_warm)
 SKIPPED(bar_on_two_feet_friction_explicit_allocates_nothing_once_warm)
@@ -47,67 +32,6 @@ SKIPPED(bar_on_two_feet_frictionless_implicit_allocates_nothing_once_warm)
 SKIPPED(bar_on_three_feet_dependent_contacts_allocate_nothing_once_warm)
 SKIPPED(woodpecker_allocates_nothing_per_step_once_warm)
 #else
-static volatile int counting, tracing, in_trace;
-static volatile long allocations;
-
-#include <execinfo.h>
-#include <unistd.h>
-
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void *__libc_memalign(size_t, size_t);
-
-static void counted(const char *what)
-{
-    if (!counting || in_trace) return;
-    allocations++;
-    if (!tracing) return;
-    in_trace = 1; /* backtrace may allocate once (it loads libgcc_s): not counted */
-    void *frames[24];
-    int n = backtrace(frames, 24);
-    write(2, what, strlen(what));
-    write(2, ":\n", 2);
-    backtrace_symbols_fd(frames, n, 2);
-    in_trace = 0;
-}
-
-void *malloc(size_t n)
-{
-    counted("malloc");
-    return __libc_malloc(n);
-}
-
-void *calloc(size_t k, size_t n)
-{
-    counted("calloc");
-    return __libc_calloc(k, n);
-}
-
-void *realloc(void *p, size_t n)
-{
-    counted("realloc");
-    return __libc_realloc(p, n);
-}
-
-void *aligned_alloc(size_t a, size_t n)
-{
-    counted("aligned_alloc");
-    return __libc_memalign(a, n);
-}
-
-void *memalign(size_t a, size_t n)
-{
-    counted("memalign");
-    return __libc_memalign(a, n);
-}
-
-int posix_memalign(void **p, size_t a, size_t n)
-{
-    counted("posix_memalign");
-    *p = __libc_memalign(a, n);
-    return *p ? 0 : 12; /* ENOMEM */
-}
 
 #define EXAMPLES NSDAE_SOURCE_DIR "/examples/"
 #define MODELS NSDAE_SOURCE_DIR "/tests/contact/models/"
@@ -124,15 +48,15 @@ static int watch(const nsdae_contact_record *r, void *ctx)
 {
     window *w = ctx;
     if (r->k == w->from) {
-        allocations = 0;
-        counting = 1;
+        alloc_count = 0;
+        alloc_counting = 1;
     } else if (r->k > w->from && r->k <= w->to) {
         if (r->nactive >= 2) w->lcp_steps++;
         if (r->nactive == 1) w->one_steps++;
         if (r->nactive > w->max_active) w->max_active = r->nactive;
         if (r->k == w->to) {
-            counting = 0;
-            w->counted = allocations;
+            alloc_counting = 0;
+            w->counted = alloc_count;
         }
     }
     return 0;
@@ -176,12 +100,6 @@ static window count_window(const char *file, const param *params, int nparams, l
     return w;
 }
 
-static void trace_from_env(void)
-{
-    const char *t = getenv("NSDAE_ALLOC_TRACE");
-    tracing = t && *t == '1';
-}
-
 static void expect_none(const char *what, const window *w)
 {
     cr_expect_eq(w->counted, 0,
@@ -192,7 +110,7 @@ static void expect_none(const char *what, const window *w)
 
 Test(warm_allocations, bead_column_allocates_nothing_per_step_once_warm)
 {
-    trace_from_env();
+    alloc_trace_from_env();
     const char *nb = getenv("NSDAE_ALLOC_BEADS"); /* another height, for measuring by hand */
     const param N = {"N", nb ? atoi(nb) : 100};
     window w = count_window(EXAMPLES "bead_column.nsm", &N, 1, 1000, 2000, 1e-3, NULL);
@@ -208,7 +126,7 @@ Test(warm_allocations, bead_column_allocates_nothing_per_step_once_warm)
  * contact LCP of the dense path (the pivoting solver). */
 static void bar_on_two_feet(const param *p, int np, long from, long to, int implicit, int frictional)
 {
-    trace_from_env();
+    alloc_trace_from_env();
     run_info ri;
     window w = count_window(MODELS "bar_on_two_feet.nsm", p, np, from, to, 1e-3, &ri);
     cr_assert(ri.frictional == frictional && ri.implicit == implicit, "frictional %d, implicit %d (expected %d, %d)",
@@ -255,7 +173,7 @@ Test(warm_allocations, bar_on_two_feet_frictionless_implicit_allocates_nothing_o
  * with nothing allocated (Siconos' Lemke, which allocates, is not reached). */
 Test(warm_allocations, bar_on_three_feet_dependent_contacts_allocate_nothing_once_warm)
 {
-    trace_from_env();
+    alloc_trace_from_env();
     run_info ri;
     window w = count_window(MODELS "bar_on_three_feet.nsm", NULL, 0, 1000, 2000, 1e-3, &ri);
     cr_assert(!ri.implicit && !ri.frictional);
@@ -271,7 +189,7 @@ Test(warm_allocations, bar_on_three_feet_dependent_contacts_allocate_nothing_onc
  * friction_lcp.c), and a rotational spring taken implicitly (the iteration matrix, LU each step). */
 Test(warm_allocations, woodpecker_allocates_nothing_per_step_once_warm)
 {
-    trace_from_env();
+    alloc_trace_from_env();
     run_info ri;
     window w = count_window(EXAMPLES "woodpecker.nsm", NULL, 0, 1000, 6000, 2e-5, &ri);
     cr_assert(ri.implicit && ri.frictional, "the woodpecker's spring is implicit, its contacts frictional");
