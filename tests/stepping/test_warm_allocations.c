@@ -25,7 +25,8 @@
 
 #ifdef NSDAE_ASAN
 ALLOC_COUNT_SKIPPED(warm_allocations, diode_ladder_on_the_sparse_step_allocates_nothing_once_warm)
-ALLOC_COUNT_SKIPPED(rocca_cases_on_the_fast_path_allocate_nothing_once_warm)
+ALLOC_COUNT_SKIPPED(warm_allocations, rocca_cases_on_the_fast_path_allocate_nothing_once_warm)
+ALLOC_COUNT_SKIPPED(warm_allocations, rocca_repulsive_with_a_box_row_allocates_nothing_once_warm)
 #else
 
 #define EXAMPLES NSDAE_SOURCE_DIR "/examples/"
