@@ -88,17 +88,16 @@ static int point_factor(lcp_fast *f, unsigned mask, const double *A)
         dr[i] = dc[i] = 1.0;
     f->punit[mask] = 1;
     memcpy(LU, A, sizeof(double) * (size_t)N * N);
-    if (!lcp_small_lu(N, LU, f->piv[mask]) && lcp_small_rcond(N, A, LU, f->piv[mask]) >= NSDAE_TOL_FAST_RCOND) {
-        f->pbound[mask] = lcp_small_forward_bound(N, LU, f->piv[mask]);
+    if (!lcp_small_lu(N, LU, f->piv[mask]) &&
+        lcp_small_rcond(N, A, LU, f->piv[mask], &f->pbound[mask]) >= NSDAE_TOL_FAST_RCOND)
         return 1;
-    }
     f->punit[mask] = 0;
     f->pbound[mask] = INFINITY;
     double As[LCP_FAST_MAX_N * LCP_FAST_MAX_N];
     lcp_scale_factors(N, A, dr, dc);
     lcp_scale_matrix(N, A, dr, dc, As);
     memcpy(LU, As, sizeof(double) * (size_t)N * N);
-    if (!lcp_small_lu(N, LU, f->piv[mask]) && lcp_small_rcond(N, As, LU, f->piv[mask]) >= NSDAE_TOL_FAST_RCOND)
+    if (!lcp_small_lu(N, LU, f->piv[mask]) && lcp_small_rcond(N, As, LU, f->piv[mask], NULL) >= NSDAE_TOL_FAST_RCOND)
         return 1;
     for (int i = 0; i < N; i++)
         dr[i] = dc[i] = 1.0;

@@ -362,8 +362,9 @@ int lcp_accept_or_polish(const nsdae_mlcp *ps, const lcp_origin *o, double *z, d
 int lcp_small_lu(int n, double *A, int *piv);
 void lcp_small_lu_solve(int n, const double *LU, const int *piv, double *b);
 /* Reciprocal condition number in the 1-norm of A from its LU factors (exact: builds the inverse
- * column by column; meant for n <= LCP_FAST_MAX_N, once per matrix). */
-double lcp_small_rcond(int n, const double *A, const double *LU, const int *piv);
+ * column by column; meant for n <= LCP_FAST_MAX_N, once per matrix); with bound, also
+ * lcp_small_forward_bound from the same inverse (INFINITY where it is not finite). */
+double lcp_small_rcond(int n, const double *A, const double *LU, const int *piv, double *bound);
 /* beta with |x^ - x|_inf <= beta |x^|_inf for every x^ that lcp_small_lu_solve computes from these
  * factors (A x = b): gamma_3n |||L||U|||_inf ||A^-1||_inf (Higham, Accuracy and Stability of
  * Numerical Algorithms, 2nd ed., Thm 9.4), doubled for the rounding of the inverse it is read from;

@@ -65,45 +65,34 @@ void lcp_small_lu_solve(int n, const double *LU, const int *piv, double *b)
     }
 }
 
-double lcp_small_rcond(int n, const double *A, const double *LU, const int *piv)
+/* ||A^-1||_1 and ||A^-1||_inf from A^-1 built column by column; 0 when an entry is not finite */
+static int inverse_norms(int n, const double *LU, const int *piv, double *norm1, double *norminf)
 {
-    double anorm = 0, inorm = 0, col[LCP_FAST_MAX_N];
-    if (n > LCP_FAST_MAX_N)
-        return 0;
+    double rows[LCP_FAST_MAX_N] = {0}, col[LCP_FAST_MAX_N];
+    *norm1 = *norminf = 0;
     for (int j = 0; j < n; j++) {
-        double s = 0;
-        for (int i = 0; i < n; i++)
-            s += fabs(A[i + (size_t)j * n]);
-        anorm = fmax(anorm, s);
         for (int i = 0; i < n; i++)
             col[i] = i == j;
         lcp_small_lu_solve(n, LU, piv, col);
-        s = 0;
-        for (int i = 0; i < n; i++)
+        double s = 0;
+        for (int i = 0; i < n; i++) {
             s += fabs(col[i]);
+            rows[i] += fabs(col[i]);
+        }
         if (!isfinite(s))
             return 0;
-        inorm = fmax(inorm, s);
+        *norm1 = fmax(*norm1, s);
     }
-    return anorm > 0 && inorm > 0 ? 1.0 / (anorm * inorm) : 0;
+    for (int i = 0; i < n; i++)
+        *norminf = fmax(*norminf, rows[i]);
+    return 1;
 }
 
-double lcp_small_forward_bound(int n, const double *LU, const int *piv)
+/* 2 gamma_3n |||L||U|||_inf ||A^-1||_inf (see internal.h) */
+static double bound_of(int n, const double *LU, double inv_inf)
 {
-    double rows[LCP_FAST_MAX_N] = {0}, col[LCP_FAST_MAX_N], lu = 0, inv = 0;
-    if (n > LCP_FAST_MAX_N)
-        return INFINITY;
-    for (int j = 0; j < n; j++) {   /* A^-1's column j: its entries add to A^-1's row sums */
-        for (int i = 0; i < n; i++)
-            col[i] = i == j;
-        lcp_small_lu_solve(n, LU, piv, col);
-        for (int i = 0; i < n; i++)
-            rows[i] += fabs(col[i]);
-    }
+    double lu = 0;
     for (int i = 0; i < n; i++) {
-        if (!isfinite(rows[i]))
-            return INFINITY;
-        inv = fmax(inv, rows[i]);
         double s = 0;   /* row i of |L||U|: L unit lower (below the diagonal of LU), U upper */
         for (int j = 0; j < n; j++) {
             double e = 0;
@@ -114,5 +103,31 @@ double lcp_small_forward_bound(int n, const double *LU, const int *piv)
         lu = fmax(lu, s);
     }
     double u = 0x1p-53, gamma = 3 * n * u / (1 - 3 * n * u);
-    return 2 * gamma * lu * inv;
+    return 2 * gamma * lu * inv_inf;
+}
+
+double lcp_small_rcond(int n, const double *A, const double *LU, const int *piv, double *bound)
+{
+    double anorm = 0, inv1, invinf;
+    if (bound)
+        *bound = INFINITY;
+    if (n > LCP_FAST_MAX_N || !inverse_norms(n, LU, piv, &inv1, &invinf))
+        return 0;
+    for (int j = 0; j < n; j++) {
+        double s = 0;
+        for (int i = 0; i < n; i++)
+            s += fabs(A[i + (size_t)j * n]);
+        anorm = fmax(anorm, s);
+    }
+    if (bound)
+        *bound = bound_of(n, LU, invinf);
+    return anorm > 0 && inv1 > 0 ? 1.0 / (anorm * inv1) : 0;
+}
+
+double lcp_small_forward_bound(int n, const double *LU, const int *piv)
+{
+    double inv1, invinf;
+    if (n > LCP_FAST_MAX_N || !inverse_norms(n, LU, piv, &inv1, &invinf))
+        return INFINITY;
+    return bound_of(n, LU, invinf);
 }
