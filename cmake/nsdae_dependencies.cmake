@@ -1,6 +1,6 @@
 # What libnsdae and libnsdae_lcp link against, found on this machine by name and given as imported
 # targets: nsdae::siconos_numerics, nsdae::lapacke, nsdae::openblas, nsdae::sundials_ida, nsdae::klu,
-# nsdae::cholmod.
+# nsdae::cholmod, nsdae::glpk.
 #
 # Read twice: by nsdae's own build (CMakeLists.txt) and, installed next to nsdaeConfig.cmake, by
 # find_package(nsdae) on the consumer's machine. The exported targets name these targets, never a
@@ -93,5 +93,19 @@ if(NOT TARGET nsdae::cholmod)
       IMPORTED_LOCATION "${CHOLMOD_LIBRARY}" INTERFACE_INCLUDE_DIRECTORIES "${CHOLMOD_INCLUDE_DIR}")
   else()
     list(APPEND NSDAE_MISSING_DEPENDENCIES "SuiteSparse CHOLMOD (Debian: libsuitesparse-dev)")
+  endif()
+endif()
+
+# GLPK (the complementarity layer's exact linear programs, lcp/lp_exact.c: glp_exact decides in
+# rational arithmetic what a KKT Lemke on a rank-deficient pattern could not).
+if(NOT TARGET nsdae::glpk)
+  find_path(GLPK_INCLUDE_DIR NAMES glpk.h)
+  find_library(GLPK_LIBRARY NAMES glpk)
+  if(GLPK_INCLUDE_DIR AND GLPK_LIBRARY)
+    add_library(nsdae::glpk UNKNOWN IMPORTED)
+    set_target_properties(nsdae::glpk PROPERTIES
+      IMPORTED_LOCATION "${GLPK_LIBRARY}" INTERFACE_INCLUDE_DIRECTORIES "${GLPK_INCLUDE_DIR}")
+  else()
+    list(APPEND NSDAE_MISSING_DEPENDENCIES "GLPK (Debian: libglpk-dev)")
   endif()
 endif()

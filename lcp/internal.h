@@ -164,6 +164,14 @@ typedef struct lcp_qp_ws {
 
 int lcp_qp_ws_init(lcp_qp_ws *ws, const lcp_reduced *r, int extra_eq, lcp_arena *ar);
 
+/* max a't over { t : rows c < neq: a_c't + b_c = 0, rows c >= neq: a_c't + b_c >= 0 } (rows
+ * row-major, k wide), in rational arithmetic (lp_exact.c, GLPK's glp_exact, on its rationals for the
+ * doubles: within 1.2e-11 relative, measured). 0 and the
+ * maximum in value, a maximiser in t; 1 unbounded; 2 empty; -1 not decided (non-finite data, out
+ * of memory, GLPK's time bound). */
+int lcp_lp_max_exact(int k, int neq, int nin, const double *rows, const double *b, const double *a, double *t,
+                     double *value);
+
 /* min 1/2 t'Ht + g't over { t : node constraints of st, Aex t = bex (nex rows, row-major) }.
  * Returns 0 and t (k) when solved, 1 when infeasible, 2 on pivot limit or when the objective-
  * free constraints are feasible though the QP ended in a ray (qp.c: rounding, not emptiness). */

@@ -371,6 +371,18 @@ int lcp_poly_dimension(const lcp_reduced *r, const signed char *st, int nex, con
                 ws->clamp_retried = 1;
                 cs = clamp_qp(r, st, nex, Aex, bex, a, b[c], 2 * tol, t, H, g, ws, &val);
             }
+            if (cs == 2) {
+                /* Both clamp QPs failed: the question is the linear program max a't over the
+                 * piece, decided exactly (lp_exact.c). Unbounded: a't + b exceeds tol. */
+                int lp = lcp_lp_max_exact(k, neq, nin, rows, b, a, t, &val);
+                if (lp == 1) {
+                    state[c] = 1;
+                    continue;
+                }
+                if (lp == 0)
+                    val += b[c];
+                cs = lp == 0 ? 0 : lp == 2 ? 1 : 2;
+            }
             if (cs == 1)
                 val = lcp_dot(k, a, 1, t0, 1) + b[c];
             else if (cs != 0)
