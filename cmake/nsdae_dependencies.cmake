@@ -82,30 +82,28 @@ if(NOT TARGET nsdae::klu)
   endif()
 endif()
 
+# One header and one library by hand (no pkg-config file in Debian 12): target nsdae::<name>, or the
+# package to install appended to NSDAE_MISSING_DEPENDENCIES. A macro, so that the list it appends
+# to is the caller's.
+macro(nsdae_find_by_hand name header suffix library what)
+  if(NOT TARGET nsdae::${name})
+    string(TOUPPER "${name}" _nsdae_up)
+    find_path(${_nsdae_up}_INCLUDE_DIR NAMES ${header} PATH_SUFFIXES ${suffix})
+    find_library(${_nsdae_up}_LIBRARY NAMES ${library})
+    if(${_nsdae_up}_INCLUDE_DIR AND ${_nsdae_up}_LIBRARY)
+      add_library(nsdae::${name} UNKNOWN IMPORTED)
+      set_target_properties(nsdae::${name} PROPERTIES IMPORTED_LOCATION "${${_nsdae_up}_LIBRARY}"
+        INTERFACE_INCLUDE_DIRECTORIES "${${_nsdae_up}_INCLUDE_DIR}")
+    else()
+      list(APPEND NSDAE_MISSING_DEPENDENCIES "${what}")
+    endif()
+  endif()
+endmacro()
+
 # SuiteSparse CHOLMOD (Moreau-Jean's mass matrix when its band is wide but its nonzeros few,
 # src/stepping/mass_sparse.c), from the same Debian package as KLU.
-if(NOT TARGET nsdae::cholmod)
-  find_path(CHOLMOD_INCLUDE_DIR NAMES cholmod.h PATH_SUFFIXES suitesparse)
-  find_library(CHOLMOD_LIBRARY NAMES cholmod)
-  if(CHOLMOD_INCLUDE_DIR AND CHOLMOD_LIBRARY)
-    add_library(nsdae::cholmod UNKNOWN IMPORTED)
-    set_target_properties(nsdae::cholmod PROPERTIES
-      IMPORTED_LOCATION "${CHOLMOD_LIBRARY}" INTERFACE_INCLUDE_DIRECTORIES "${CHOLMOD_INCLUDE_DIR}")
-  else()
-    list(APPEND NSDAE_MISSING_DEPENDENCIES "SuiteSparse CHOLMOD (Debian: libsuitesparse-dev)")
-  endif()
-endif()
+nsdae_find_by_hand(cholmod cholmod.h suitesparse cholmod "SuiteSparse CHOLMOD (Debian: libsuitesparse-dev)")
 
 # GLPK (the complementarity layer's exact linear programs, lcp/lp_exact.c: glp_exact decides in
 # rational arithmetic what a KKT Lemke on a rank-deficient pattern could not).
-if(NOT TARGET nsdae::glpk)
-  find_path(GLPK_INCLUDE_DIR NAMES glpk.h)
-  find_library(GLPK_LIBRARY NAMES glpk)
-  if(GLPK_INCLUDE_DIR AND GLPK_LIBRARY)
-    add_library(nsdae::glpk UNKNOWN IMPORTED)
-    set_target_properties(nsdae::glpk PROPERTIES
-      IMPORTED_LOCATION "${GLPK_LIBRARY}" INTERFACE_INCLUDE_DIRECTORIES "${GLPK_INCLUDE_DIR}")
-  else()
-    list(APPEND NSDAE_MISSING_DEPENDENCIES "GLPK (Debian: libglpk-dev)")
-  endif()
-endif()
+nsdae_find_by_hand(glpk glpk.h "" glpk "GLPK (Debian: libglpk-dev)")
