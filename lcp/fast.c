@@ -219,7 +219,7 @@ static void sign_row(const lcp_fast *f, const nsdae_mlcp *ps, unsigned mask, int
 /* 1 when x, the unrefined solve of POINT pattern mask, breaks a sign condition by more than
  * refinement can move it: then the refined point fails point_piece's sign test too, and its
  * refinement (a residual and a solve, half of a step's work on Rocca's cases) is saved.
- * |x - x*| <= pbound |x| (lcp_small_forward_bound) moves a w_i = q_i + M_i x by at most
+ * |x - x*| <= pbound |x| (lcp_small_rcond's bound) moves a w_i = q_i + M_i x by at most
  * sum_j |M_ij| times that; the margin is doubled and takes g0's own rounding. */
 static int clearly_infeasible(const lcp_fast *f, const nsdae_mlcp *ps, unsigned mask, const double *x)
 {

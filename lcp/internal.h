@@ -370,14 +370,12 @@ int lcp_accept_or_polish(const nsdae_mlcp *ps, const lcp_origin *o, double *z, d
 int lcp_small_lu(int n, double *A, int *piv);
 void lcp_small_lu_solve(int n, const double *LU, const int *piv, double *b);
 /* Reciprocal condition number in the 1-norm of A from its LU factors (exact: builds the inverse
- * column by column; meant for n <= LCP_FAST_MAX_N, once per matrix); with bound, also
- * lcp_small_forward_bound from the same inverse (INFINITY where it is not finite). */
+ * column by column; meant for n <= LCP_FAST_MAX_N, once per matrix). With bound, from the same
+ * inverse, beta with |x^ - x|_inf <= beta |x^|_inf for every x^ that lcp_small_lu_solve computes
+ * from these factors (A x = b): gamma_3n |||L||U|||_inf ||A^-1||_inf (Higham, Accuracy and
+ * Stability of Numerical Algorithms, 2nd ed., Thm 9.4), doubled for the rounding of the inverse it
+ * is read from; INFINITY where that inverse is not finite. */
 double lcp_small_rcond(int n, const double *A, const double *LU, const int *piv, double *bound);
-/* beta with |x^ - x|_inf <= beta |x^|_inf for every x^ that lcp_small_lu_solve computes from these
- * factors (A x = b): gamma_3n |||L||U|||_inf ||A^-1||_inf (Higham, Accuracy and Stability of
- * Numerical Algorithms, 2nd ed., Thm 9.4), doubled for the rounding of the inverse it is read from;
- * INFINITY when that inverse is not finite. Once per matrix, like lcp_small_rcond. */
-double lcp_small_forward_bound(int n, const double *LU, const int *piv);
 
 /* ---- exact fast path for few complementarity rows (fast.c) ----------------------------------- */
 enum { LCP_FAST_MAX_N = 16, LCP_FAST_MAX_M = 4 };
@@ -396,7 +394,8 @@ typedef struct lcp_fast {
      * itself): LU factors pdr A pdc */
     double pdr[1 << LCP_FAST_MAX_M][LCP_FAST_MAX_N], pdc[1 << LCP_FAST_MAX_M][LCP_FAST_MAX_N];
     unsigned char punit[1 << LCP_FAST_MAX_M];   /* POINT: pdr = pdc = 1 (solves skip the scaling) */
-    /* POINT with punit: lcp_small_forward_bound of its factors (the screen before refinement);
+    /* POINT with punit: lcp_small_rcond's forward-error bound of its factors (the screen before
+     * refinement);
      * INFINITY otherwise (no screen) */
     double pbound[1 << LCP_FAST_MAX_M];
     double nul[1 << LCP_FAST_MAX_M][LCP_FAST_MAX_N], lnul[1 << LCP_FAST_MAX_M][LCP_FAST_MAX_N];

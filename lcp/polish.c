@@ -129,7 +129,7 @@ static int pattern_solve(const nsdae_mlcp *p, const double *z, const double *w, 
         dc[c] = 1.0;
     if (scaled)
         equilibrate(nr, nf, A, b, dc);
-    /* A square system of good condition by LU (dgecon's estimate above NSDAE_TOL_RCOND, the
+    /* A square system of good condition by LU (reciprocal condition above NSDAE_TOL_RCOND, the
      * layer's rule for LU against the SVD path): its least-squares solution is its solution, and
      * the SVD took a third of a small enumeration (bench_lcp, m <= 4, every kept point polished) */
     double resid;

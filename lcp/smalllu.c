@@ -88,7 +88,7 @@ static int inverse_norms(int n, const double *LU, const int *piv, double *norm1,
     return 1;
 }
 
-/* 2 gamma_3n |||L||U|||_inf ||A^-1||_inf (see internal.h) */
+/* 2 gamma_3n |||L||U|||_inf ||A^-1||_inf: lcp_small_rcond's bound (internal.h) */
 static double bound_of(int n, const double *LU, double inv_inf)
 {
     double lu = 0;
@@ -122,12 +122,4 @@ double lcp_small_rcond(int n, const double *A, const double *LU, const int *piv,
     if (bound)
         *bound = bound_of(n, LU, invinf);
     return anorm > 0 && inv1 > 0 ? 1.0 / (anorm * inv1) : 0;
-}
-
-double lcp_small_forward_bound(int n, const double *LU, const int *piv)
-{
-    double inv1, invinf;
-    if (n > LCP_FAST_MAX_N || !inverse_norms(n, LU, piv, &inv1, &invinf))
-        return INFINITY;
-    return bound_of(n, LU, invinf);
 }

@@ -19,8 +19,6 @@
 
 #include "examples/builtin.h"
 
-#include <stdio.h>
-
 #include "../alloc_count.h"
 
 #ifdef NSDAE_ASAN
