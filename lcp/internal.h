@@ -172,6 +172,13 @@ int lcp_qp_ws_init(lcp_qp_ws *ws, const lcp_reduced *r, int extra_eq, lcp_arena 
 int lcp_lp_max_exact(int k, int neq, int nin, const double *rows, const double *b, const double *a, double *t,
                      double *value);
 
+/* min 1/2 y'Hy + g'y over { y : G y + h >= 0 } (d variables, m rows, G column-major, H positive
+ * semidefinite) by the KKT conditions of every set of at most d active rows (face_qp.c), rows
+ * held to -tol. 0 solved (y), 2 no KKT point found (or m above its bound: the tries grow as 2^m),
+ * -1 out of memory. */
+int lcp_face_qp(int d, int m, const double *H, const double *g, const double *G, const double *h, double tol,
+                double *y);
+
 /* min 1/2 t'Ht + g't over { t : node constraints of st, Aex t = bex (nex rows, row-major) }.
  * Returns 0 and t (k) when solved, 1 when infeasible, 2 on pivot limit or when the objective-
  * free constraints are feasible though the QP ended in a ray (qp.c: rounding, not emptiness). */

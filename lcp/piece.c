@@ -243,59 +243,95 @@ static int line_piece(const lcp_reduced *r, const signed char *st, const lcp_obj
     return 1;
 }
 
-/* The second route for a piece whose QP in t failed (Siconos' diodeBridge20: a 5-dimensional
- * pattern whose KKT system defeats both Lemkes): the same QP in the coordinates y of the
- * pattern's affine space t = t0 + Nn y (t0 the least-squares point, Nn the k x d null basis),
- * where the equalities are gone and only the m sign rows remain. 0 solved (t), 1 empty, 2 failed. */
-static int nullspace_qp(const lcp_reduced *r, const signed char *st, const lcp_objective *o, int rank,
-                        const double *Nn, double *t, lcp_qp_ws *ws)
+/* The piece's QP in the coordinates y of its affine space t = t0 + Nn y (t0 the least-squares
+ * point, Nn the k x d null basis), where the equalities are gone and only the m sign rows remain:
+ * min 1/2 y'Hy y + gy'y subject to G y + h >= 0 (G m x d, column-major). HN: k x d scratch. */
+static void null_space_qp_data(const lcp_reduced *r, const signed char *st, const lcp_objective *o, int d,
+                               const double *Nn, const double *t0, double *HN, double *Hy, double *gy, double *G,
+                               double *h)
 {
-    int k = r->k, m = r->m, d = k - rank, ny = 2 * d, L = ny + m;
-    double *buf = malloc(sizeof(double) * ((size_t)k * (d + 2) + (size_t)m * ny + m + 1));
-    if (!buf)
-        return 2;
-    double *a = buf, *HN = a + k, *G = HN + (size_t)k * d, *h = G + (size_t)m * ny;
+    int k = r->k, m = r->m;
     for (int i = 0; i < m; i++) {   /* sign row i: a't + b >= 0 */
-        for (int j = 0; j < k; j++)
-            a[j] = st[i] == LCP_R0 ? (r->vunit ? (i == j) : r->V[i + (size_t)j * m]) : r->R[i + (size_t)j * m];
-        h[i] = st[i] == LCP_R0 ? lcp_red_v(r, i, t) : lcp_red_r(r, i, t);
+        h[i] = st[i] == LCP_R0 ? lcp_red_v(r, i, t0) : lcp_red_r(r, i, t0);
         for (int c = 0; c < d; c++) {
-            double an = lcp_dot(k, a, 1, Nn + (size_t)c * k, 1);
-            G[(size_t)i * ny + c] = an;
-            G[(size_t)i * ny + d + c] = -an;
+            double an = 0;
+            for (int j = 0; j < k; j++)
+                an += (st[i] == LCP_R0 ? (r->vunit ? (double)(i == j) : r->V[i + (size_t)j * m])
+                                       : r->R[i + (size_t)j * m]) * Nn[j + (size_t)c * k];
+            G[i + (size_t)c * m] = an;
         }
     }
     for (int c = 0; c < d; c++)
         for (int i = 0; i < k; i++)
             HN[i + (size_t)c * k] = lcp_dot(k, o->H + i, k, Nn + (size_t)c * k, 1);
+    for (int a = 0; a < d; a++) {
+        for (int b = 0; b < d; b++)
+            Hy[a + (size_t)b * d] = lcp_dot(k, Nn + (size_t)a * k, 1, HN + (size_t)b * k, 1);
+        double ga = 0;   /* the gradient at t0, H t0 + g, along n_a */
+        for (int i = 0; i < k; i++)
+            ga += Nn[i + (size_t)a * k] * (lcp_dot(k, o->H + i, k, t0, 1) + o->g[i]);
+        gy[a] = ga;
+    }
+}
+
+/* The second and third routes for a piece whose QP in t failed, both on the null-space QP above.
+ * Second (Siconos' diodeBridge20: a 5-dimensional pattern whose KKT system defeats both Lemkes
+ * in t): the KKT Lemke on it, y split as y+ - y-. Third, where that fails too: every set of
+ * active rows (face_qp.c; H singular where box rows split, so no dual method). On success t moves
+ * to the minimiser. 0 solved (t), 1 empty, 2 failed. */
+static int nullspace_qp(const lcp_reduced *r, const signed char *st, const lcp_objective *o, int rank,
+                        const double *Nn, double *t, lcp_qp_ws *ws)
+{
+    int k = r->k, m = r->m, d = k - rank, ny = 2 * d, L = ny + m;
+    double *buf = malloc(sizeof(double) * ((size_t)k * d + (size_t)d * d + 2 * (size_t)d + (size_t)m * (ny + d) + m + 1));
+    if (!buf)
+        return 2;
+    double *HN = buf, *Hy = HN + (size_t)k * d, *gy = Hy + (size_t)d * d, *G = gy + d, *Gs = G + (size_t)m * d,
+           *h = Gs + (size_t)m * ny, *y = h + m;
+    null_space_qp_data(r, st, o, d, Nn, t, HN, Hy, gy, G, h);
+    for (int i = 0; i < m; i++)   /* row-major, y split */
+        for (int c = 0; c < d; c++) {
+            Gs[(size_t)i * ny + c] = G[i + (size_t)c * m];
+            Gs[(size_t)i * ny + d + c] = -G[i + (size_t)c * m];
+        }
     double *LM = ws->LM, *Lq = ws->Lq;
     memset(LM, 0, sizeof(double) * (size_t)L * L);
     for (int p = 0; p < ny; p++) {
         double sp = p < d ? 1 : -1;
-        const double *np = Nn + (size_t)(p % d) * k;
         for (int q = 0; q < ny; q++)
-            LM[p + (size_t)q * L] = sp * (q < d ? 1 : -1) * lcp_dot(k, np, 1, HN + (size_t)(q % d) * k, 1);
-        double gp = 0;   /* gradient at t0: H t0 + g, along n_p */
-        for (int i = 0; i < k; i++)
-            gp += np[i] * (lcp_dot(k, o->H + i, k, t, 1) + o->g[i]);
-        Lq[p] = sp * gp;
+            LM[p + (size_t)q * L] = sp * (q < d ? 1 : -1) * Hy[p % d + (size_t)(q % d) * d];
+        Lq[p] = sp * gy[p % d];
     }
     for (int c = 0; c < m; c++) {
         for (int p = 0; p < ny; p++) {
-            LM[p + (size_t)(ny + c) * L] = -G[(size_t)c * ny + p];
-            LM[ny + c + (size_t)p * L] = G[(size_t)c * ny + p];
+            LM[p + (size_t)(ny + c) * L] = -Gs[(size_t)c * ny + p];
+            LM[ny + c + (size_t)p * L] = Gs[(size_t)c * ny + p];
         }
         Lq[ny + c] = h[c];
     }
     int s = lcp_lemke(L, LM, Lq, ws->Lz, &ws->lemke);
     if (s == 1)   /* a ray may be the pivot threshold's, on a badly scaled objective (qp.c) */
-        s = lcp_kkt_rescaled_lemke(ny, m, L, LM, Lq, G, h, ws->Lz, ws);
-    if (s == 0 && !lcp_kkt_feasible(ny, m, G, h, ws->Lz))
+        s = lcp_kkt_rescaled_lemke(ny, m, L, LM, Lq, Gs, h, ws->Lz, ws);
+    if (s == 0 && !lcp_kkt_feasible(ny, m, Gs, h, ws->Lz))
         s = 2;
     if (s == 0)
         for (int c = 0; c < d; c++)
+            y[c] = ws->Lz[c] - ws->Lz[d + c];
+    if (s == 2)
+        s = lcp_face_qp(d, m, Hy, gy, G, h, NSDAE_TOL_SIGN * r->scale, y) == 0 ? 0 : 2;
+    if (s == 2) {   /* no KKT point: is the piece empty? a linear program, decided exactly */
+        double val, *a0 = Gs;   /* Gs (m x ny) is free now: the rows row-major, then a = 0 */
+        for (int i = 0; i < m; i++)
+            for (int c = 0; c < d; c++)
+                a0[(size_t)i * d + c] = G[i + (size_t)c * m];
+        memset(a0 + (size_t)m * d, 0, sizeof(double) * (size_t)d);
+        if (lcp_lp_max_exact(d, 0, m, a0, h, a0 + (size_t)m * d, y, &val) == 2)
+            s = 1;
+    }
+    if (s == 0)
+        for (int c = 0; c < d; c++)
             for (int i = 0; i < k; i++)
-                t[i] += (ws->Lz[c] - ws->Lz[d + c]) * Nn[i + (size_t)c * k];
+                t[i] += y[c] * Nn[i + (size_t)c * k];
     free(buf);
     return s;
 }

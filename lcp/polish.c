@@ -218,6 +218,11 @@ int lcp_accept_or_polish(const nsdae_mlcp *ps, const lcp_origin *o, double *z, d
         memcpy(z, keep, sizeof(double) * (size_t)N);
         int square = 0;
         ok = pattern_solve(ps, keep, NULL, NULL, z, 1, 1, &square) == 0 && square && lcp_origin_accepts(o, ps, z, w);
+        /* once more from there: the correction that cancels a component carries that
+         * component's rounding (crash-07a4...: z3 = -1.2e-4 in M's units came back as 2.7e-20,
+         * which in the caller's units leaves w2 = 1e14 z3 = 4e-11 beside z2 = 2.5e-10 > 0) */
+        if (!ok && square)
+            ok = pattern_solve(ps, z, NULL, NULL, z, 1, 1, &square) == 0 && square && lcp_origin_accepts(o, ps, z, w);
     }
     if (!ok)
         memcpy(z, keep, sizeof(double) * (size_t)N);

@@ -1,0 +1,154 @@
+/* min 1/2 y'Hy + g'y over { y : G y + h >= 0 }, H positive semidefinite, by its KKT conditions
+ * on one set of active rows after another, the smallest sets first.
+ *
+ * Why: a leaf piece's QP (piece.c) is solved by a KKT Lemke, in t and then in the pattern's
+ * null-space coordinates. Where a box row splits into two pairs the reduced variables outnumber
+ * z, so H (the norm of z in t) is singular, and in the equilibrated units its entries spanned
+ * 6e-5 to 3.6e24: both Lemkes failed and the dual active-set method (dualqp.c) needs H positive
+ * definite. That was the largest class of stop 25's fuzz_lcp refusals (166 of its 305 open
+ * inputs failed there; with this route and the exact emptiness test of piece.c, 149 pass).
+ * A convex QP's minimiser is a KKT point of the set of rows active there, and one whose active
+ * rows are independent exists (Caratheodory on the multipliers), so trying every set of at most
+ * d rows finds it: each try is one least-squares solve (SVD, rank relative to the largest
+ * singular value) of the balanced KKT system, exact pivots or tolerances of no simplex involved.
+ * A singular KKT system has solutions that differ only along directions where H is zero, so the
+ * objective's value, and z, are the same on each.
+ * Only for a few rows (FACE_QP_MAX_ROWS): the tries grow as 2^m. */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { FACE_QP_MAX_ROWS = 12 };
+
+/* Columns and rows balanced to unit largest entry (powers of two: no rounding): variable j by
+ * its largest entry in [sqrt(diag H); G], row i of G by its largest entry after that. */
+static void balance(int d, int m, const double *H, const double *G, double *sv, double *sr)
+{
+    for (int j = 0; j < d; j++) {
+        double c = sqrt(fabs(H[j + (size_t)j * d]));
+        for (int i = 0; i < m; i++)
+            c = fmax(c, fabs(G[i + (size_t)j * m]));
+        sv[j] = c > 0 && isfinite(c) ? exp2(-round(log2(c))) : 1;
+    }
+    for (int i = 0; i < m; i++) {
+        double c = 0;
+        for (int j = 0; j < d; j++)
+            c = fmax(c, fabs(G[i + (size_t)j * m] * sv[j]));
+        sr[i] = c > 0 && isfinite(c) ? exp2(-round(log2(c))) : 0;   /* 0: a constant row */
+    }
+}
+
+/* K x = rhs: by LU where K is well conditioned, else the least-squares solution of smallest norm,
+ * then refined twice on the residual summed in long double. Either solve is accurate relative to
+ * |rhs| as a whole, and a minimiser 1e24 far along a row that multipliers of 500 balance lost
+ * those multipliers in it (stationarity residual 505 on terms 505); refined, each row meets its own
+ * terms. work: n^2 + 2 n doubles. 0 solved, -1 LAPACK failed. */
+static int kkt_solve(int n, const double *K, const double *rhs, double *x, double *work, int *ipiv)
+{
+    double *res = work + (size_t)n * n, *dx = res + n, resid;
+    int lu = lcp_solve_square(n, K, rhs, x, work, ipiv) == 0;
+    if (!lu && lcp_lstsq(n, n, K, rhs, x, &resid, NULL) < 0)
+        return -1;
+    for (int it = 0; it < 2; it++) {
+        for (int a = 0; a < n; a++) {
+            long double s = rhs[a];
+            for (int b = 0; b < n; b++)
+                s -= (long double)K[a + (size_t)b * n] * x[b];
+            res[a] = (double)s;
+        }
+        if (lu ? lcp_solve_square(n, K, res, dx, work, ipiv) != 0 : lcp_lstsq(n, n, K, res, dx, &resid, NULL) < 0)
+            return -1;
+        for (int a = 0; a < n; a++)
+            x[a] += dx[a];
+    }
+    return 0;
+}
+
+/* The KKT point of the active rows act[0..na): 1 found (y), 0 not a KKT point. */
+static int try_active(int d, int m, const double *H, const double *g, const double *G, const double *h,
+                      const double *sv, const double *sr, const int *act, int na, double tol, double *y,
+                      double *K, double *rhs, double *x, double *work, int *ipiv)
+{
+    int n = d + na;
+    memset(K, 0, sizeof(double) * (size_t)n * n);
+    for (int a = 0; a < d; a++) {
+        for (int b = 0; b < d; b++)
+            K[a + (size_t)b * n] = sv[a] * H[a + (size_t)b * d] * sv[b];
+        rhs[a] = -sv[a] * g[a];
+    }
+    for (int c = 0; c < na; c++) {
+        int i = act[c];
+        for (int j = 0; j < d; j++) {
+            double e = sr[i] * G[i + (size_t)j * m] * sv[j];
+            K[d + c + (size_t)j * n] = e;
+            K[j + (size_t)(d + c) * n] = e;
+        }
+        rhs[d + c] = -sr[i] * h[i];
+    }
+    if (kkt_solve(n, K, rhs, x, work, ipiv) != 0)
+        return 0;
+    for (int j = 0; j < d; j++)
+        y[j] = sv[j] * x[j];
+    /* stationarity and the active rows, each to its own terms */
+    double gsize = 0;
+    for (int a = 0; a < n; a++) {
+        double s = rhs[a], terms = fabs(rhs[a]);
+        for (int b = 0; b < n; b++) {
+            s -= K[a + (size_t)b * n] * x[b];
+            terms += fabs(K[a + (size_t)b * n] * x[b]);
+        }
+        if (fabs(s) > NSDAE_TOL_RESIDUAL * terms)
+            return 0;
+        if (a < d)
+            gsize = fmax(gsize, terms);
+    }
+    /* multipliers: H y + g = -G_A' mu, so mu <= 0 (lambda = -mu >= 0), in the balanced units */
+    for (int c = 0; c < na; c++)
+        if (x[d + c] > NSDAE_TOL_SIGN * gsize)
+            return 0;
+    for (int i = 0; i < m; i++) {
+        double v = h[i];
+        for (int j = 0; j < d; j++)
+            v += G[i + (size_t)j * m] * y[j];
+        if (!(v >= -tol))
+            return 0;
+    }
+    return 1;
+}
+
+int lcp_face_qp(int d, int m, const double *H, const double *g, const double *G, const double *h, double tol,
+                double *y)
+{
+    if (m > FACE_QP_MAX_ROWS || d < 1)
+        return 2;
+    int n = d + m;
+    double *buf = malloc(sizeof(double) * (2 * (size_t)n * n + 4 * (size_t)n + (size_t)d + (size_t)m));
+    int *act = malloc(sizeof(int) * (2 * (size_t)n + 1)), *ipiv = act + m;
+    int st = 2;
+    if (!buf || !act) {
+        free(buf);
+        free(act);
+        return -1;
+    }
+    double *K = buf, *rhs = K + (size_t)n * n, *x = rhs + n, *sv = x + n, *sr = sv + d, *work = sr + m;
+    balance(d, m, H, G, sv, sr);
+    int maxa = d < m ? d : m;
+    for (int na = 0; na <= maxa && st == 2; na++)
+        for (unsigned mask = 0; mask < 1u << m && st == 2; mask++) {
+            if (__builtin_popcount(mask) != na)
+                continue;
+            int c = 0, usable = 1;
+            for (int i = 0; i < m; i++)
+                if (mask >> i & 1) {
+                    usable &= sr[i] > 0;
+                    act[c++] = i;
+                }
+            if (usable && try_active(d, m, H, g, G, h, sv, sr, act, na, tol, y, K, rhs, x, work, ipiv))
+                st = 0;
+        }
+    free(buf);
+    free(act);
+    return st;
+}
