@@ -451,6 +451,10 @@ static double violation(const nsdae_mlcp *p, const double *cmax, const double *r
             lcp_caller_w(p, zp, wp);
             vp = fmin(vp, rows_violation(&R, zp, wp));
         }
+        if (!(vp <= NSDAE_TOL_RESIDUAL) && lcp_pattern_point_ruiz(p, z, w, zp) == 0) {
+            lcp_caller_w(p, zp, wp);
+            vp = fmin(vp, rows_violation(&R, zp, wp));
+        }
         worst = fmax(worst, vp);
     }
     return worst;

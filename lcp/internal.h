@@ -345,6 +345,12 @@ int lcp_pattern_point(const nsdae_mlcp *p, const double *z, const double *w, dou
 /* The same with the rows and columns of the system equilibrated first (its rank decided in its
  * own units; its point of minimal norm in them): a second try (polish.c, check.c). */
 int lcp_pattern_point_scaled(const nsdae_mlcp *p, const double *z, const double *w, double *zp);
+/* The same balanced by Ruiz's iteration (rows and columns alike), only where the rows that vanish
+ * determine, square and of full rank once zero rows and columns are left out, every component that
+ * enters them (else 1: a least-squares point of a rank-deficient or overdetermined system may lie
+ * far out, where the rows' own tolerances hide an inconsistency: crash-499e...): the third try of
+ * check.c. */
+int lcp_pattern_point_ruiz(const nsdae_mlcp *p, const double *z, const double *w, double *zp);
 /* The point of the pattern side (N values as lcp_active_side's, -1 at lo, +1 at hi, 0 free) that
  * the caller knows (the enumeration: the pattern a point came from); scaled as above. */
 int lcp_pattern_point_given(const nsdae_mlcp *p, const int *side, const double *z, double *zp, int scaled);

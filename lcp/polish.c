@@ -51,6 +51,47 @@ static void equilibrate(int rows, int cols, double *A, double *b, double *dc)
     }
 }
 
+/* The same balance by Ruiz's iteration (each row and column divided by the square root of its
+ * largest entry, in powers of two, until both are near 1): the one pass above, columns first,
+ * lets a column's large entry in one row make its entries elsewhere noise. crash-0fa6...: the
+ * rows 1e-7 z1 - 1e-6 z2 - 3 = 0 and 1e-7 (z1 + z2) = 0 next to -3e8 z2 + 10 z4 = 0 become
+ * [1, 3e-14] and [1, 3e-15] once z2's column is divided by its 3e8: rank 2 of 3, and the
+ * solution (2.7e6, -2.7e6, 0, -8.2e13) was refused as a far point whose pattern fails. */
+static void equilibrate_ruiz(int rows, int cols, double *A, double *b, double *dc)
+{
+    for (int c = 0; c < cols; c++)
+        dc[c] = 1.0;
+    for (int sweep = 0; sweep < 32; sweep++) {
+        int moved = 0;
+        for (int r = 0; r < rows; r++) {
+            double mx = 0;
+            for (int c = 0; c < cols; c++)
+                mx = fmax(mx, fabs(A[r + (size_t)c * rows]));
+            if (!(mx > 0 && isfinite(mx)))
+                continue;
+            double f = exp2(-round(0.5 * log2(mx)));
+            moved |= f != 1.0;
+            for (int c = 0; c < cols; c++)
+                A[r + (size_t)c * rows] *= f;
+            b[r] *= f;
+        }
+        for (int c = 0; c < cols; c++) {
+            double mx = 0;
+            for (int r = 0; r < rows; r++)
+                mx = fmax(mx, fabs(A[r + (size_t)c * rows]));
+            if (!(mx > 0 && isfinite(mx)))
+                continue;
+            double f = exp2(-round(0.5 * log2(mx)));
+            moved |= f != 1.0;
+            for (int r = 0; r < rows; r++)
+                A[r + (size_t)c * rows] *= f;
+            dc[c] *= f;
+        }
+        if (!moved)
+            break;
+    }
+}
+
 /* Is z_i exactly at one of its ends (0, or a box's lo or hi) with w_i within the rounding of its
  * row's terms (64 N eps of |q_i| + sum_j |M_ij z_j|)? */
 static int at_corner(const nsdae_mlcp *p, int i, const double *z, double wi)
@@ -127,7 +168,9 @@ static int pattern_solve(const nsdae_mlcp *p, const double *z, const double *w, 
     double *dc = wf;   /* wf is no longer needed */
     for (int c = 0; c < nf; c++)
         dc[c] = 1.0;
-    if (scaled)
+    if (scaled == 2)
+        equilibrate_ruiz(nr, nf, A, b, dc);
+    else if (scaled)
         equilibrate(nr, nf, A, b, dc);
     /* A square system of good condition by LU (reciprocal condition above NSDAE_TOL_RCOND, the
      * layer's rule for LU against the SVD path): its least-squares solution is its solution, and
@@ -136,8 +179,24 @@ static int pattern_solve(const nsdae_mlcp *p, const double *z, const double *w, 
     int rank = nr == nf && nf > 0 && lcp_solve_square(nf, A, b, dz, wf + n, side + 2 * n) == 0
                    ? nf
                    : lcp_lstsq(nr, nf, A, b, dz, &resid, NULL);
-    if (square)
+    if (square && scaled == 2) {   /* square and full rank once zero rows and columns are left out */
+        int used = 0, live = 0;
+        for (int c = 0; c < nf; c++) {
+            int any = 0;
+            for (int r = 0; r < nr; r++)
+                any |= A[r + (size_t)c * nr] != 0;
+            used += any;
+        }
+        for (int r = 0; r < nr; r++) {
+            int any = 0;
+            for (int c = 0; c < nf; c++)
+                any |= A[r + (size_t)c * nr] != 0;
+            live += any;
+        }
+        *square = rank == used && live == used;
+    } else if (square) {
         *square = rank == nf && nr == nf;
+    }
     if (rank >= 0)
         for (int c = 0; c < nf; c++)
             zp[freecol[c]] += dc[c] * dz[c];
@@ -164,6 +223,12 @@ int lcp_pattern_point(const nsdae_mlcp *p, const double *z, const double *w, dou
 int lcp_pattern_point_scaled(const nsdae_mlcp *p, const double *z, const double *w, double *zp)
 {
     return pattern_solve(p, z, w, NULL, zp, 0, 1, NULL);
+}
+
+int lcp_pattern_point_ruiz(const nsdae_mlcp *p, const double *z, const double *w, double *zp)
+{
+    int determined = 0;
+    return pattern_solve(p, z, w, NULL, zp, 0, 2, &determined) == 0 && determined ? 0 : 1;
 }
 
 int lcp_pattern_point_given(const nsdae_mlcp *p, const int *side, const double *z, double *zp, int scaled)

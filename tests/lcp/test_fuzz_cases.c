@@ -953,3 +953,26 @@ Test(fuzz_cases, a_row_of_size_one_beside_rows_of_size_1e12_is_held)
     for (int i = 0; i < 4; i++)
         cr_expect(fabs(z[i] - sol[i]) <= 1e-9 * (1 + fabs(sol[i])), "z%d = %.17g, want %.17g", i + 1, z[i], sol[i]);
 }
+
+/* crash-0fa6...: row 1 complementarity, row 2 an equality, row 3 a box (-inf, 1], row 4 a zero
+ * equality (z4 free):
+ *   w1 = 1e-7 z1 - 1e-6 z2 - 3,  0 = 1e-7 (z1 + z2),  w3 = -1e-6 z1 - 3e8 z2 + 10 z4,  0 = 0.
+ * Row 2 gives z2 = -z1, so w1 = 1.1e-6 z1 - 3: z1 = 0 leaves w1 < 0, so w1 = 0 and z1 = 3 / 1.1e-6.
+ * z3 < 1 needs w3 = 0: z4 = -(3e8 - 1e-6) z1 / 10 = -8.2e13; z3 = 1 allows any z4 below that. z3
+ * enters no row: the least norm has z3 = 0. Minimal norm said "no solution": lcp/check.c re-solves
+ * a point this far beyond its data (8e13 next to 3) on its pattern, and the pattern's system lost
+ * rank in the caller's units (singular values 1e-7 next to 3e8) and in the one-pass balance
+ * (columns first: z2's 3e8 made its 1e-6 noise); balanced by Ruiz's iteration it is square. */
+Test(fuzz_cases, a_far_solution_is_proved_on_its_balanced_pattern)
+{
+    double M[16] = {1e-7, 1e-7, -1e-6, 0, -1e-6, 1e-7, -3e8, 0, 0, 0, 0, 0, 0, 0, 10, 0};
+    double q[4] = {-3, 0, 0, 0}, lo[4] = {0, 0, -INFINITY, 0}, hi[4] = {0, 0, 1, 0}, z[4], w[4];
+    nsdae_row_kind kind[4] = {NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_EQUALITY, NSDAE_ROW_BOX, NSDAE_ROW_EQUALITY};
+    nsdae_mlcp p = {4, M, q, kind, lo, hi};
+    double z1 = 3 / 1.1e-6, sol[4] = {z1, -z1, 0, -(3e8 - 1e-6) * z1 / 10};
+    cr_expect_leq(nsdae_mlcp_row_violation(&p, sol), NSDAE_TOL_RESIDUAL, "the solution derived above is refused");
+    minnorm_ok(&p, z, w);
+    for (int i = 0; i < 4; i++)
+        cr_expect(fabs(z[i] - sol[i]) <= 1e-9 * fabs(sol[3]) && fabs(z[i] - sol[i]) <= 1e-9 * (1 + fabs(sol[i])),
+                  "z%d = %.17g, want %.17g", i + 1, z[i], sol[i]);
+}
