@@ -56,39 +56,38 @@ static void equilibrate(int rows, int cols, double *A, double *b, double *dc)
  * lets a column's large entry in one row make its entries elsewhere noise. crash-0fa6...: the
  * rows 1e-7 z1 - 1e-6 z2 - 3 = 0 and 1e-7 (z1 + z2) = 0 next to -3e8 z2 + 10 z4 = 0 become
  * [1, 3e-14] and [1, 3e-15] once z2's column is divided by its 3e8: rank 2 of 3, and the
- * solution (2.7e6, -2.7e6, 0, -8.2e13) was refused as a far point whose pattern fails. */
+ * solution (2.7e6, -2.7e6, 0, -8.2e13) was refused as a far point whose pattern fails.
+ * ruiz_step divides n entries (at stride) by the power of two nearest the square root of their
+ * largest magnitude and returns that factor (1 for zeros). */
+static double ruiz_step(double *v, int n, size_t stride)
+{
+    double mx = 0;
+    for (int i = 0; i < n; i++)
+        mx = fmax(mx, fabs(v[(size_t)i * stride]));
+    if (!(mx > 0 && isfinite(mx)))
+        return 1.0;
+    double f = exp2(-round(0.5 * log2(mx)));
+    for (int i = 0; i < n; i++)
+        v[(size_t)i * stride] *= f;
+    return f;
+}
+
 static void equilibrate_ruiz(int rows, int cols, double *A, double *b, double *dc)
 {
     for (int c = 0; c < cols; c++)
         dc[c] = 1.0;
-    for (int sweep = 0; sweep < 32; sweep++) {
-        int moved = 0;
+    for (int sweep = 0, moved = 1; sweep < 32 && moved; sweep++) {
+        moved = 0;
         for (int r = 0; r < rows; r++) {
-            double mx = 0;
-            for (int c = 0; c < cols; c++)
-                mx = fmax(mx, fabs(A[r + (size_t)c * rows]));
-            if (!(mx > 0 && isfinite(mx)))
-                continue;
-            double f = exp2(-round(0.5 * log2(mx)));
-            moved |= f != 1.0;
-            for (int c = 0; c < cols; c++)
-                A[r + (size_t)c * rows] *= f;
+            double f = ruiz_step(A + r, cols, (size_t)rows);
             b[r] *= f;
+            moved |= f != 1.0;
         }
         for (int c = 0; c < cols; c++) {
-            double mx = 0;
-            for (int r = 0; r < rows; r++)
-                mx = fmax(mx, fabs(A[r + (size_t)c * rows]));
-            if (!(mx > 0 && isfinite(mx)))
-                continue;
-            double f = exp2(-round(0.5 * log2(mx)));
-            moved |= f != 1.0;
-            for (int r = 0; r < rows; r++)
-                A[r + (size_t)c * rows] *= f;
+            double f = ruiz_step(A + (size_t)c * rows, rows, 1);
             dc[c] *= f;
+            moved |= f != 1.0;
         }
-        if (!moved)
-            break;
     }
 }
 
