@@ -25,6 +25,9 @@ void lcp_red_z(const lcp_reduced *r, const double *t, double *z)
         z[j] = r->z0[j] + lcp_dot(r->k, r->Z + j, r->size, t, 1);
 }
 
+/* 64 eps: the rounding a sum of a few dozen terms can carry, relative to their magnitudes */
+#define ROUNDING (64 * 2.220446049250313e-16)
+
 /* Fills R, r0, Z, z0 from x = X t + x0 (X is nx x k). */
 static void finish(const lcp_std *s, const double *X, const double *x0, lcp_reduced *r)
 {
@@ -35,12 +38,19 @@ static void finish(const lcp_std *s, const double *X, const double *x0, lcp_redu
         for (int l = 0; l < nx; l++)
             c += arow[(size_t)l * nx] * x0[l];
         r->r0[i] = c;
+        int constant = 1;
         for (int j = 0; j < k; j++) {
-            double v = 0;
-            for (int l = 0; l < nx; l++)
+            double v = 0, vterms = 0;
+            for (int l = 0; l < nx; l++) {
                 v += arow[(size_t)l * nx] * X[l + (size_t)j * nx];
+                vterms += fabs(arow[(size_t)l * nx] * X[l + (size_t)j * nx]);
+            }
             r->R[i + (size_t)j * m] = v;
+            constant &= fabs(v) <= ROUNDING * vterms;
         }
+        if (constant)   /* rounding only: the equalities make r_i constant */
+            for (int j = 0; j < k; j++)
+                r->R[i + (size_t)j * m] = 0;
         if (!r->vunit) {
             r->v0[i] = x0[n + i];
             for (int j = 0; j < k; j++)
@@ -59,6 +69,19 @@ static void finish(const lcp_std *s, const double *X, const double *x0, lcp_redu
     for (int i = 0; i < m; i++)
         sc = fmax(sc, fabs(r->r0[i]));
     r->scale = 1.0 + sc;
+    /* A constant row whose value is within the residual tolerance is zero, as a pattern whose
+     * rows agree to that tolerance is consistent (piece.c): left at its value, the QPs of every
+     * node hold r_i = 0 exactly and find it infeasible. crash-1f14...: q = 0 (z = 0 solves), and
+     * a box (-inf, 1] shifts the equalities, whose particular point leaves r0 = 4e-12 on a row
+     * the equalities make constant (1.3e-3 of its terms: the equality block's condition, not the
+     * sum's rounding); the enumeration listed nothing. */
+    for (int i = 0; i < m; i++) {
+        int constant = fabs(r->r0[i]) <= NSDAE_TOL_RESIDUAL * r->scale;
+        for (int j = 0; j < k && constant; j++)
+            constant = r->R[i + (size_t)j * m] == 0;
+        if (constant)
+            r->r0[i] = 0;
+    }
 }
 
 /* Two steps of iterative refinement of the general case's particular point x0 (A x0 = b) and of

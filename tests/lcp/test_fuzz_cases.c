@@ -976,3 +976,36 @@ Test(fuzz_cases, a_far_solution_is_proved_on_its_balanced_pattern)
         cr_expect(fabs(z[i] - sol[i]) <= 1e-9 * fabs(sol[3]) && fabs(z[i] - sol[i]) <= 1e-9 * (1 + fabs(sol[i])),
                   "z%d = %.17g, want %.17g", i + 1, z[i], sol[i]);
 }
+
+/* crash-1f14...: q = 0, row 1 a box (-inf, 1], rows 2 to 6 equalities:
+ *   w1 = 1e-7 z1 - 1000 z2,  0 = 1e-7 z1 + 1e-11 z2,  0 = 1e-7 z1,  0 = z1,  0 = 0,  0 = -1e-6 z1.
+ * z1 = z2 = 0 from rows 4 and 2, w1 = 0: every z with z1 = z2 = 0 solves (z3 to z6 enter no row),
+ * and z = 0 is the least norm. The box shifts the equalities (z1 = 1 - v), whose particular point
+ * left r0 = 4e-12 on the row of w1, which the equalities make constant: every node's QP held
+ * w1 = 0 exactly as infeasible, and the enumeration listed nothing. */
+Test(fuzz_cases, a_constant_row_within_the_residual_tolerance_is_zero)
+{
+    double M[36] = {0};
+    double col1[6] = {1e-7, 1e-7, 1e-7, 1, 0, -1e-6}, col2[6] = {-1000, 1e-11, 0, 0, 0, 0};
+    for (int i = 0; i < 6; i++)
+        M[i] = col1[i], M[i + 6] = col2[i];
+    double q[6] = {0}, lo[6] = {-INFINITY, 0, 0, 0, 0, 0}, hi[6] = {1, 0, 0, 0, 0, 0}, z[6], w[6];
+    nsdae_row_kind kind[6] = {NSDAE_ROW_BOX, NSDAE_ROW_EQUALITY, NSDAE_ROW_EQUALITY,
+                              NSDAE_ROW_EQUALITY, NSDAE_ROW_EQUALITY, NSDAE_ROW_EQUALITY};
+    nsdae_mlcp p = {6, M, q, kind, lo, hi};
+    minnorm_ok(&p, z, w);
+    for (int i = 0; i < 6; i++)
+        cr_expect(fabs(z[i]) <= 1e-12, "z%d = %.17g, want 0", i + 1, z[i]);
+    nsdae_error err = {0};
+    nsdae_lcp_solution_set *set = NULL;
+    cr_assert_eq(nsdae_lcp_enumerate(&p, &set, &err), NSDAE_OK, "%s", err.message);
+    int at_zero = 0;
+    for (int c = 0; c < set->count; c++) {
+        double big = 0;
+        for (int i = 0; i < 6; i++)
+            big = fmax(big, fabs(set->pieces[c].z[i]));
+        at_zero |= big <= 1e-12;
+    }
+    cr_expect(at_zero, "the enumeration lists %d pieces, none at z = 0", set->count);
+    nsdae_lcp_solution_set_free(set);
+}
