@@ -396,9 +396,18 @@ int lcp_piece_examine(const lcp_reduced *r, const signed char *st, const lcp_obj
             } else if (rank == k - 1) {
                 found = line_piece(r, st, o, t, N, &dim, &line_flat);
             } else {
+                /* the least-squares point t0 passed the pattern's equalities within the residual
+                 * tolerance; the QP in t holds them exactly, so an empty verdict there may be
+                 * theirs: in t0's null-space coordinates only the sign rows remain */
+                double *t0 = N + (size_t)k * k;
+                memcpy(t0, t, sizeof(double) * (size_t)k);
                 int s = lcp_qp_solve(r, st, o->H, o->g, 0, NULL, NULL, t, ws);
-                if (s == 2)
+                if (s == 2 || (s == 1 && resid > 0)) {   /* a failure here keeps the verdict */
+                    int s0 = s;
+                    memcpy(t, t0, sizeof(double) * (size_t)k);
                     s = nullspace_qp(r, st, o, rank, N, t, ws);
+                    s = s == 2 ? s0 : s;
+                }
                 if (s == 0) {
                     dim = lcp_poly_dimension(r, st, 0, NULL, NULL, t, N, ws);
                     found = dim < 0 ? -1 : 1;

@@ -1009,3 +1009,22 @@ Test(fuzz_cases, a_constant_row_within_the_residual_tolerance_is_zero)
     cr_expect(at_zero, "the enumeration lists %d pieces, none at z = 0", set->count);
     nsdae_lcp_solution_set_free(set);
 }
+
+/* crash-07a4...: rows 1 and 2 complementarity, row 3 an equality, row 4 a box (-inf, 1]:
+ *   w1 = 1e-7 z3,  w2 = 1e14 z3,  0 = 1e-7 (z2 + z3) + z4 + 1e-7,  w4 = -z1 + 1e-7 z2.
+ * z3 < 0 makes w1 < 0, so z3 >= 0. z3 > 0 gives z1 = z2 = 0 and z4 = -1e-7 (1 + z3); z3 = 0 leaves
+ * z1, z2 >= 0 with w4 = 0 (z4 < 1): z1 = 1e-7 z2, z4 = -1e-7 (1 + z2). The least norm is
+ * (0, 0, 0, -1e-7). Both calls refused: the leaf's QP in t held its pattern's equalities, which
+ * agree only within the residual tolerance, as exact and found the piece empty; in its null-space
+ * coordinates (piece.c) only the sign rows remain. */
+Test(fuzz_cases, a_leaf_consistent_within_tolerance_is_solved_in_its_null_space)
+{
+    double M[16] = {0, 0, 0, -1, 0, 0, 1e-7, 1e-7, 1e-7, 1e14, 1e-7, 0, 0, 0, 1, 0};
+    double q[4] = {0, 0, 1e-7, 0}, lo[4] = {0, 0, 0, -INFINITY}, hi[4] = {0, 0, 0, 1}, z[4], w[4];
+    nsdae_row_kind kind[4] = {NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_EQUALITY, NSDAE_ROW_BOX};
+    nsdae_mlcp p = {4, M, q, kind, lo, hi};
+    double sol[4] = {0, 0, 0, -1e-7};
+    minnorm_ok(&p, z, w);
+    for (int i = 0; i < 4; i++)
+        cr_expect(fabs(z[i] - sol[i]) <= 1e-9 * 1e-7, "z%d = %.17g, want %.17g", i + 1, z[i], sol[i]);
+}
