@@ -119,17 +119,20 @@ static int try_active(int d, int m, const double *H, const double *g, const doub
 }
 
 int lcp_face_qp(int d, int m, const double *H, const double *g, const double *G, const double *h, double tol,
-                double *y)
+                double *y, lcp_arena *ar)
 {
     if (m > FACE_QP_MAX_ROWS || d < 1)
         return 2;
     int n = d + m;
-    double *buf = malloc(sizeof(double) * (2 * (size_t)n * n + 4 * (size_t)n + (size_t)d + (size_t)m));
-    int *act = malloc(sizeof(int) * (2 * (size_t)n + 1)), *ipiv = act + m;
+    size_t nd = 2 * (size_t)n * n + 4 * (size_t)n + (size_t)d + (size_t)m, ni = 2 * (size_t)n + 1;
+    double *buf = ar ? lcp_arena_doubles_uninit(ar, nd) : malloc(sizeof(double) * nd);
+    int *act = ar ? lcp_arena_alloc_uninit(ar, sizeof(int) * ni) : malloc(sizeof(int) * ni), *ipiv = act + m;
     int st = 2;
     if (!buf || !act) {
-        free(buf);
-        free(act);
+        if (!ar) {
+            free(buf);
+            free(act);
+        }
         return -1;
     }
     double *K = buf, *rhs = K + (size_t)n * n, *x = rhs + n, *sv = x + n, *sr = sv + d, *work = sr + m;
@@ -148,7 +151,9 @@ int lcp_face_qp(int d, int m, const double *H, const double *g, const double *G,
             if (usable && try_active(d, m, H, g, G, h, sv, sr, act, na, tol, y, K, rhs, x, work, ipiv))
                 st = 0;
         }
-    free(buf);
-    free(act);
+    if (!ar) {
+        free(buf);
+        free(act);
+    }
     return st;
 }

@@ -175,9 +175,9 @@ int lcp_lp_max_exact(int k, int neq, int nin, const double *rows, const double *
 /* min 1/2 y'Hy + g'y over { y : G y + h >= 0 } (d variables, m rows, G column-major, H positive
  * semidefinite) by the KKT conditions of every set of at most d active rows (face_qp.c), rows
  * held to -tol. 0 solved (y), 2 no KKT point found (or m above its bound: the tries grow as 2^m),
- * -1 out of memory. */
+ * -1 out of memory. Scratch from ar, or malloc'd when ar is NULL. */
 int lcp_face_qp(int d, int m, const double *H, const double *g, const double *G, const double *h, double tol,
-                double *y);
+                double *y, lcp_arena *ar);
 
 /* min 1/2 t'Ht + g't over { t : node constraints of st, Aex t = bex (nex rows, row-major) }.
  * Returns 0 and t (k) when solved, 1 when infeasible, 2 on pivot limit or when the objective-
@@ -337,7 +337,21 @@ double lcp_checked_violation_buf(const nsdae_mlcp *p, const double *cmax, const 
  * 0 free with w_i = 0 (the nearest of the three conditions wins). */
 int lcp_active_side(const nsdae_mlcp *p, int i, double zi, double wi);
 
+/* The rows x cols system A x = b (lda = rows) balanced in place by Ruiz's iteration in powers of
+ * two (polish.c); dc receives the column factors (x = dc y, y the balanced system's solution). */
+void lcp_equilibrate_ruiz(int rows, int cols, double *A, double *b, double *dc);
+/* 1/2 |P(z - z_ref)|_Q^2 of the caller's spec at z (buf: spec's k doubles, or N). */
+double lcp_objective_at_z(const nsdae_minnorm_spec *spec, int N, const double *z, double *buf);
+/* The objective's minimum over the piece of z's own pattern (lcp_pattern_sides) in the caller's
+ * units (own_piece.c), for a few sign rows; z, w replaced (and 1 returned) only where the new point
+ * passes the caller's rows (cmax, rsum: lcp/check.c's) and its objective is lower. Scratch from ar. */
+int lcp_minimise_on_own_piece(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, const double *cmax,
+                              const double *rsum, double *z, double *w, lcp_arena *ar);
+
 /* ---- solving on the answer's own pattern (polish.c) ----------------------------------------- */
+/* The pattern of (z, w) row by row: lcp_active_side's -1, 0, +1, and -2 or +2 for a row at a
+ * corner (z_i exactly at that end and w_i zero to the rounding of its terms: both hold). */
+void lcp_pattern_sides(const nsdae_mlcp *p, const double *z, const double *w, int *side);
 /* The point of z's own pattern (lcp_active_side): fixed components at their ends, the others the
  * minimal-norm least-squares solution (rank-revealing, lcp_lstsq) of the rows that must vanish.
  * -1 on allocation or LAPACK failure. */
@@ -455,10 +469,12 @@ int lcp_forced_pattern(const lcp_reduced *r, signed char *st, lcp_arena *ar);
 /* The general selection on an (already equilibrated) problem; z and w of size p->size. */
 /* cache: the matrix's classification, kept by the caller across calls with the same matrix;
  * keep: an arena the caller keeps across calls (reset at the end), NULL: one for this call;
- * orig: where answers are checked (NULL: on p). */
+ * orig: where answers are checked (NULL: on p); weight_spread (may be NULL): the spread of the
+ * objective's weights in the reduced variables (largest over smallest nonzero H_jj), left as
+ * it was when no objective was built. */
 nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const nsdae_minnorm_spec *spec,
                              lcp_structure *cache, lcp_arena *keep, double *z, double *w,
-                             nsdae_minnorm_result *result, nsdae_error *err);
+                             nsdae_minnorm_result *result, double *weight_spread, nsdae_error *err);
 
 /* max(kept, v) for a kept that is never NaN: fmax's result (a NaN v is ignored), without the
  * library call gcc emits for fmax (~10 instructions each, ~1000 per small step in the hot loops) */

@@ -96,7 +96,6 @@ static int point_ok(bnb *b, const double *t)
     return ok;
 }
 
-static double objective_at_z(const nsdae_minnorm_spec *spec, int N, const double *z, double *buf);
 
 /* The objective of the point point_ok just accepted: f at t, or, when it was accepted only once
  * polished, at the polished point, which is the answer the caller would get (workspace.c polishes
@@ -105,7 +104,7 @@ static double objective_at_z(const nsdae_minnorm_spec *spec, int N, const double
  * below the 0.8890 solution that the incumbent then pruned. */
 static double checked_objective(bnb *b, double f)
 {
-    return b->polished ? objective_at_z(b->spec, b->r->size, b->zbuf, b->wraw) : f;
+    return b->polished ? lcp_objective_at_z(b->spec, b->r->size, b->zbuf, b->wraw) : f;
 }
 
 /* A solution that point_ok has just accepted (b->zbuf its checked point), of objective f. Ties
@@ -505,7 +504,7 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
 
 /* 1/2 ||P (z - z_ref)||_Q^2 straight from z (the equilibrated spec: select, Q and z_ref given, or
  * NULL for all of z against the origin); buf holds k doubles. */
-static double objective_at_z(const nsdae_minnorm_spec *spec, int N, const double *z, double *buf)
+double lcp_objective_at_z(const nsdae_minnorm_spec *spec, int N, const double *z, double *buf)
 {
     int k = spec && spec->k > 0 ? spec->k : N;
     for (int a = 0; a < k; a++) {
@@ -537,7 +536,7 @@ static int unique_solve(bnb *b, const nsdae_minnorm_spec *spec, double *t, doubl
     double *buf = lcp_arena_doubles(b->ar, (size_t)r->size);
     if (!buf)
         return 0;
-    res->objective = objective_at_z(spec, r->size, z, buf);
+    res->objective = lcp_objective_at_z(spec, r->size, z, buf);
     res->unique = 1;
     res->nsol = 1;
     res->nodes = 1;
@@ -720,7 +719,7 @@ static int monotone_solve(bnb *b, const lcp_structure *cs, double *t, double *z,
  * two convex QPs; the rest (and any of these whose route fails) the branch and bound. */
 nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const nsdae_minnorm_spec *spec,
                              lcp_structure *cache, lcp_arena *keep, double *z, double *w,
-                             nsdae_minnorm_result *result, nsdae_error *err)
+                             nsdae_minnorm_result *result, double *weight_spread, nsdae_error *err)
 {
     nsdae_status st = NSDAE_OK;
     nsdae_minnorm_result res = {0};
@@ -761,6 +760,15 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
     if ((st = lcp_objective_build(&r, spec, &ar, &o, err)))
         goto done;
     b.o = &o;
+    if (weight_spread) {   /* the largest over the smallest nonzero weight H_jj */
+        double lo = INFINITY, hi = 0;
+        for (int j = 0; j < k; j++) {
+            double hj = fabs(o.H[j + (size_t)j * k]);
+            if (hj > 0)
+                lo = fmin(lo, hj), hi = fmax(hi, hj);
+        }
+        *weight_spread = hi > 0 ? hi / lo : 1;
+    }
     /* the QP workspace only when used (qp_ws): the P-matrix path never needs it */
     b.ws_extra = (o.z_injective ? 0 : o.kp) + (cache->kind != LCP_STRUCT_NONCONVEX ? cache->nL + 1 : 0);
     /* counting a monotone problem's solutions needs the solution polyhedron's dimension, which

@@ -318,7 +318,7 @@ static int nullspace_qp(const lcp_reduced *r, const signed char *st, const lcp_o
         for (int c = 0; c < d; c++)
             y[c] = ws->Lz[c] - ws->Lz[d + c];
     if (s == 2)
-        s = lcp_face_qp(d, m, Hy, gy, G, h, NSDAE_TOL_SIGN * r->scale, y) == 0 ? 0 : 2;
+        s = lcp_face_qp(d, m, Hy, gy, G, h, NSDAE_TOL_SIGN * r->scale, y, NULL) == 0 ? 0 : 2;
     if (s == 2) {   /* no KKT point: is the piece empty? a linear program, decided exactly */
         double val, *a0 = Gs;   /* Gs (m x ny) is free now: the rows row-major, then a = 0 */
         for (int i = 0; i < m; i++)

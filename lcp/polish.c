@@ -72,7 +72,7 @@ static double ruiz_step(double *v, int n, size_t stride)
     return f;
 }
 
-static void equilibrate_ruiz(int rows, int cols, double *A, double *b, double *dc)
+void lcp_equilibrate_ruiz(int rows, int cols, double *A, double *b, double *dc)
 {
     for (int c = 0; c < cols; c++)
         dc[c] = 1.0;
@@ -106,6 +106,23 @@ static int at_corner(const nsdae_mlcp *p, int i, const double *z, double wi)
     return fabs(wi) <= 64 * N * 2.220446049250313e-16 * terms;
 }
 
+void lcp_pattern_sides(const nsdae_mlcp *p, const double *z, const double *w, int *side)
+{
+    for (int i = 0; i < p->size; i++) {
+        side[i] = lcp_active_side(p, i, z[i], w[i]);
+        nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
+        /* A row at a corner (z_i exactly at an end, w_i zero to the rounding of its terms) keeps
+         * both: fixed at its end (side -2 or 2) and among the rows that vanish. Either alone lets
+         * the pattern's minimal-norm point go where the point is not: crash-f729... (1e-7 z1 = z2,
+         * z2 in [0.5, 1.5] with a zero row, solution (5e6, 0.5, 0, 0)) re-solved with z2 free to
+         * z1 = z2 ~ 0, below lo; crash-9352... (z2 = 0 with w2 = 1e-7 (z2 + z4) - 1e-14 = 0,
+         * solution z4 = 1e-7) re-solves with z2 fixed alone to z4 = 0, w2 < 0. Which of the two
+         * lcp_active_side picks at such a tie depends on the last bit of w_i. */
+        if (k != NSDAE_ROW_EQUALITY && at_corner(p, i, z, w[i]))
+            side[i] = z[i] == (k == NSDAE_ROW_BOX ? p->lo[i] : 0.0) ? -2 : 2;
+    }
+}
+
 /* Solving on a pattern, shared by polishing and by re-solving a far point: the pattern of (z, w)
  * (w NULL: computed here) or the one given (lcp_active_side's values per row), the fixed components exactly at their ends in zp, the free ones moved
  * by the minimal-norm least-squares solution of the rows that must vanish, starting from z's own
@@ -131,18 +148,12 @@ static int pattern_solve(const nsdae_mlcp *p, const double *z, const double *w, 
         w = wf;
     }
     int nf = 0, nr = 0;
+    if (given)
+        memcpy(side, given, sizeof(int) * n);
+    else
+        lcp_pattern_sides(p, z, w, side);
     for (int i = 0; i < N; i++) {
-        side[i] = given ? given[i] : lcp_active_side(p, i, z[i], w[i]);
         nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
-        /* A row at a corner (z_i exactly at an end, w_i zero to the rounding of its terms) keeps
-         * both: fixed at its end (side -2 or 2) and among the rows that vanish. Either alone lets
-         * the pattern's minimal-norm point go where the point is not: crash-f729... (1e-7 z1 = z2,
-         * z2 in [0.5, 1.5] with a zero row, solution (5e6, 0.5, 0, 0)) re-solved with z2 free to
-         * z1 = z2 ~ 0, below lo; crash-9352... (z2 = 0 with w2 = 1e-7 (z2 + z4) - 1e-14 = 0,
-         * solution z4 = 1e-7) re-solves with z2 fixed alone to z4 = 0, w2 < 0. Which of the two
-         * lcp_active_side picks at such a tie depends on the last bit of w_i. */
-        if (!given && k != NSDAE_ROW_EQUALITY && at_corner(p, i, z, w[i]))
-            side[i] = z[i] == (k == NSDAE_ROW_BOX ? p->lo[i] : 0.0) ? -2 : 2;
         if (side[i] < 0)
             zp[i] = k == NSDAE_ROW_BOX ? p->lo[i] : 0.0;
         else if (side[i] > 0)
@@ -168,7 +179,7 @@ static int pattern_solve(const nsdae_mlcp *p, const double *z, const double *w, 
     for (int c = 0; c < nf; c++)
         dc[c] = 1.0;
     if (scaled == 2)
-        equilibrate_ruiz(nr, nf, A, b, dc);
+        lcp_equilibrate_ruiz(nr, nf, A, b, dc);
     else if (scaled)
         equilibrate(nr, nf, A, b, dc);
     /* A square system of good condition by LU (reciprocal condition above NSDAE_TOL_RCOND, the

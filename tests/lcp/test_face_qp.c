@@ -11,7 +11,7 @@ Test(face_qp, projection_on_a_half_plane)
     /* min 1/2 |y - (2, 2)|^2 over y1 + y2 <= 1, y >= 0: the projection (1/2, 1/2) */
     double H[] = {1, 0, 0, 1}, g[] = {-2, -2};
     double G[] = {-1, 1, 0, -1, 0, 1}, h[] = {1, 0, 0}, y[2];
-    cr_assert_eq(lcp_face_qp(2, 3, H, g, G, h, 1e-12, y), 0);
+    cr_assert_eq(lcp_face_qp(2, 3, H, g, G, h, 1e-12, y, NULL), 0);
     cr_expect(fabs(y[0] - 0.5) <= 1e-15 && fabs(y[1] - 0.5) <= 1e-15, "y = (%.17g, %.17g)", y[0], y[1]);
 }
 
@@ -19,7 +19,7 @@ Test(face_qp, the_unconstrained_minimiser_when_it_is_inside)
 {
     /* min 1/2 (y1^2 + 4 y2^2) - y1 - 4 y2 = its minimum at (1, 1), inside y <= 3 */
     double H[] = {1, 0, 0, 4}, g[] = {-1, -4}, G[] = {-1, 0, 0, -1}, h[] = {3, 3}, y[2];
-    cr_assert_eq(lcp_face_qp(2, 2, H, g, G, h, 1e-12, y), 0);
+    cr_assert_eq(lcp_face_qp(2, 2, H, g, G, h, 1e-12, y, NULL), 0);
     cr_expect(fabs(y[0] - 1) <= 1e-15 && fabs(y[1] - 1) <= 1e-15, "y = (%.17g, %.17g)", y[0], y[1]);
 }
 
@@ -34,7 +34,7 @@ Test(face_qp, a_far_minimiser_with_a_flat_direction)
     double H[] = {4.5e-22, 0, 0, 0}, g[] = {5.06e-7, 0};
     double G[] = {5.43e-16, 1, 0, 0, 0, 0, 0, 1, 1, 0}, h[] = {-6.1e8, -2.33e11, -8.39e10, 0, 0.0625};
     double y[2];
-    cr_assert_eq(lcp_face_qp(2, 5, H, g, G, h, 1e-10, y), 0);
+    cr_assert_eq(lcp_face_qp(2, 5, H, g, G, h, 1e-10, y, NULL), 0);
     double y1 = 6.1e8 / 5.43e-16;
     cr_expect(fabs(y[0] - y1) <= 1e-12 * y1, "y1 = %.17g, want %.17g", y[0], y1);
     cr_expect(y[1] >= 8.39e10 * (1 - 1e-12), "y2 = %.17g", y[1]);
@@ -47,7 +47,7 @@ Test(face_qp, a_singular_kkt_system_far_out)
      * stationarity residual of 505 until refined. Minimisers: y1 = 6.1e8 / 5.43e-16, any y2. */
     double H[] = {4.5e-22, 0, 0, 0}, g[] = {5.06e-7, 0};
     double G[] = {5.43e-16, 1, 0, 0}, h[] = {-6.1e8, -2.33e11}, y[2];
-    cr_assert_eq(lcp_face_qp(2, 2, H, g, G, h, 1e-10, y), 0);
+    cr_assert_eq(lcp_face_qp(2, 2, H, g, G, h, 1e-10, y, NULL), 0);
     double y1 = 6.1e8 / 5.43e-16;
     cr_expect(fabs(y[0] - y1) <= 1e-12 * y1, "y1 = %.17g, want %.17g", y[0], y1);
 }
@@ -56,9 +56,9 @@ Test(face_qp, empty_and_too_many_rows_are_not_solved)
 {
     double H[] = {1}, g[] = {0}, y[1];
     double G[] = {1, -1}, h[] = {-1, 0};   /* y >= 1 and y <= 0 */
-    cr_expect_eq(lcp_face_qp(1, 2, H, g, G, h, 1e-12, y), 2);
+    cr_expect_eq(lcp_face_qp(1, 2, H, g, G, h, 1e-12, y, NULL), 2);
     double G13[13], h13[13];
     for (int i = 0; i < 13; i++)
         G13[i] = 1, h13[i] = i;
-    cr_expect_eq(lcp_face_qp(1, 13, H, g, G13, h13, 1e-12, y), 2, "2^13 tries: beyond the bound");
+    cr_expect_eq(lcp_face_qp(1, 13, H, g, G13, h13, 1e-12, y, NULL), 2, "2^13 tries: beyond the bound");
 }

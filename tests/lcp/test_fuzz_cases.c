@@ -1028,3 +1028,20 @@ Test(fuzz_cases, a_leaf_consistent_within_tolerance_is_solved_in_its_null_space)
     for (int i = 0; i < 4; i++)
         cr_expect(fabs(z[i] - sol[i]) <= 1e-9 * 1e-7, "z%d = %.17g, want %.17g", i + 1, z[i], sol[i]);
 }
+
+/* crash-74e9... (q = 0): row 1 an equality, rows 2 and 4 boxes [-1, 0], row 3 complementarity:
+ *   0 = 1e-7 z1 + 1e6 z2,  w2 = 1e-7 z1 + z2,  w3 = -z1 + z2,  w4 = -z1 - z2.
+ * z = 0 solves (z2 and z4 at their upper ends 0 with w2 = w4 = 0): the least norm is 0. z4 enters
+ * no row. In M's equilibrated units z1 weighs 2.4e22 in the objective and z4 1, and minimal norm
+ * answered z4 = -0.5, the middle of its box; minimised again on its own piece in the caller's
+ * units (own_piece.c), z4 = 0. */
+Test(fuzz_cases, the_answer_is_minimised_on_its_own_piece_in_the_callers_units)
+{
+    double M[16] = {1e-7, 1e-7, -1, -1, 1e6, 1, 1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
+    double q[4] = {0}, lo[4] = {0, -1, 0, -1}, hi[4] = {0, 0, 0, 0}, z[4], w[4];
+    nsdae_row_kind kind[4] = {NSDAE_ROW_EQUALITY, NSDAE_ROW_BOX, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_BOX};
+    nsdae_mlcp p = {4, M, q, kind, lo, hi};
+    minnorm_ok(&p, z, w);
+    for (int i = 0; i < 4; i++)
+        cr_expect(fabs(z[i]) <= 1e-12, "z%d = %.17g, want 0", i + 1, z[i]);
+}

@@ -828,7 +828,7 @@ Test(random, fast_path_matches_branch_and_bound)
             nsdae_error e = {0}, eb = {0};
             nsdae_status st = nsdae_lcp_minnorm(&p, &spec, z, w, &res, &e);
             lcp_structure cache = {0};   /* the general path: structure shortcut, else branch and bound */
-            nsdae_status stb = lcp_minnorm_bnb(&p, NULL, &spec, &cache, NULL, zb, wb, &rb, &eb);
+            nsdae_status stb = lcp_minnorm_bnb(&p, NULL, &spec, &cache, NULL, zb, wb, &rb, NULL, &eb);
             lcp_structure_free(&cache);
             cr_assert_eq(st, stb, "m=%d r=%d family %d: status %d (%s) vs branch and bound %d (%s)", m, r, family, st,
                          e.message, stb, eb.message);

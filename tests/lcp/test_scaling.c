@@ -170,7 +170,7 @@ Test(scaling, diode_bridge_steps_branch_and_bound)
                 double zs[NS], ws[NS], z[NS], zf[NS], wf[NS];
                 nsdae_minnorm_result res;
                 lcp_structure cache = {0};
-                nsdae_status st = lcp_minnorm_bnb(&ps, NULL, &sspec, &cache, NULL, zs, ws, &res, &e);
+                nsdae_status st = lcp_minnorm_bnb(&ps, NULL, &sspec, &cache, NULL, zs, ws, &res, NULL, &e);
                 lcp_structure_free(&cache);
                 cr_assert_eq(st, NSDAE_OK, "h=%g theta=%g state %zu: %s", h, theta, is, e.message);
                 cr_expect_eq(res.nsol, 1, "h=%g theta=%g state %zu: %ld solutions", h, theta, is, res.nsol);
