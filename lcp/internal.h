@@ -340,6 +340,14 @@ int lcp_active_side(const nsdae_mlcp *p, int i, double zi, double wi);
 /* The rows x cols system A x = b (lda = rows) balanced in place by Ruiz's iteration in powers of
  * two (polish.c); dc receives the column factors (x = dc y, y the balanced system's solution). */
 void lcp_equilibrate_ruiz(int rows, int cols, double *A, double *b, double *dc);
+/* Every component that its row puts at an end (lcp_active_side) put exactly there, the point
+ * taken (z, w replaced, 1 returned) where it still passes the caller's rows (lcp/check.c, cmax and
+ * rsum its own). Why: an answer carried back from the equilibrated units can keep z_i = 1e-13
+ * where w_i = 1 forces z_i = 0 (fuzzing, crash-6da2...: z3 and z6 so, whose 1e-3 entries then
+ * left w2 = 2e-16 beside z2 = 1000); its rows pass within their tolerance, yet the point is
+ * the solution only once those are zero. zs, ws: N doubles of scratch each. */
+int lcp_snap_to_ends(const nsdae_mlcp *p, const double *cmax, const double *rsum, double *z, double *w, double *zs,
+                     double *ws);
 /* 1/2 |P(z - z_ref)|_Q^2 of the caller's spec at z (buf: spec's k doubles, or N). */
 double lcp_objective_at_z(const nsdae_minnorm_spec *spec, int N, const double *z, double *buf);
 /* The objective's minimum over the piece of z's own pattern (lcp_pattern_sides) in the caller's

@@ -304,3 +304,21 @@ int lcp_accept_or_polish(const nsdae_mlcp *ps, const lcp_origin *o, double *z, d
     free(keep);
     return ok;
 }
+
+int lcp_snap_to_ends(const nsdae_mlcp *p, const double *cmax, const double *rsum, double *z, double *w, double *zs,
+                     double *ws)
+{
+    int N = p->size, moved = 0;
+    for (int i = 0; i < N; i++) {
+        nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
+        int side = lcp_active_side(p, i, z[i], w[i]);
+        double end = side < 0 ? (k == NSDAE_ROW_BOX ? p->lo[i] : 0.0) : side > 0 ? p->hi[i] : z[i];
+        zs[i] = end;
+        moved |= end != z[i];
+    }
+    if (!moved || !(lcp_checked_violation_w(p, cmax, rsum, zs, ws) <= NSDAE_TOL_RESIDUAL))
+        return 0;
+    memcpy(z, zs, sizeof(double) * (size_t)N);
+    memcpy(w, ws, sizeof(double) * (size_t)N);
+    return 1;
+}

@@ -164,6 +164,12 @@ nsdae_status nsdae_lcp_minnorm_ws(nsdae_lcp_workspace *ws, const nsdae_mlcp *p, 
          * the variables OWN_PIECE_SPREAD apart or more, the answer's own piece is minimised again
          * in the caller's units (own_piece.c). Always, it cost Siconos' lcp_trivial 2.5 times
          * its time (5 to 12.6 us) and BuckConverter 1.6 times, for nothing. */
+        if (st == NSDAE_OK && !ws->fast.ok) {
+            double *scratch = lcp_arena_doubles_uninit(&ws->arena, 2 * (size_t)N);
+            if (scratch)
+                lcp_snap_to_ends(p, ws->cmax, ws->rsum, z, w, scratch, scratch + N);
+            lcp_arena_reset(&ws->arena);
+        }
         if (st == NSDAE_OK && !ws->fast.ok && spread > OWN_PIECE_SPREAD) {
             if (lcp_minimise_on_own_piece(p, spec, ws->cmax, ws->rsum, z, w, &ws->arena))
                 res.objective = lcp_objective_at_z(spec, N, z, ws->zs);

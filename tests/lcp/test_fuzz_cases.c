@@ -1045,3 +1045,27 @@ Test(fuzz_cases, the_answer_is_minimised_on_its_own_piece_in_the_callers_units)
     for (int i = 0; i < 4; i++)
         cr_expect(fabs(z[i]) <= 1e-12, "z%d = %.17g, want 0", i + 1, z[i]);
 }
+
+/* crash-6da2... (all complementarity, entries 1e-3 but for the diagonal of rows 3 to 6):
+ *   w1 = 1e-3 (z1 + ... + z6) - 1,            w2 = 1e-3 (z1 + z3 + z4 + z5 + z6),
+ *   w3 = 1e-3 (z1 + z2 + z4 + z5 + z6) - z3,  w4 = 1e-3 (z2 + z3 + z5 + z6) - 3 z4 - 1,
+ *   w5 = 1e-3 (z1 + z2 + z3 + z6) - z4 - z5 + 0.5,  w6 = 1e-3 (z1 + z2 + z3 + z5) - 3 z6.
+ * z = (0, 1000, 0, 0, 0, 0) solves it (w = (0, 0, 1, 0, 1.5, 1)); there w3, w5, w6 > 0, so z3, z5,
+ * z6 are exactly 0 in it. Minimal norm answered z3 = 1.1e-13 and z6 = 8.3e-14 (carried back from
+ * the equilibrated units), whose 1e-3 entries left w2 = 2e-16 beside z2 = 1000: within the rows'
+ * tolerance, yet no solution until those are zero (polish.c, lcp_snap_to_ends). */
+Test(fuzz_cases, components_their_rows_pin_are_exactly_at_their_ends)
+{
+    const double rows[6][6] = {{1e-3, 1e-3, 1e-3, 1e-3, 1e-3, 1e-3}, {1e-3, 0, 1e-3, 1e-3, 1e-3, 1e-3},
+                               {1e-3, 1e-3, -1, 1e-3, 1e-3, 1e-3},   {0, 1e-3, 1e-3, -3, 1e-3, 1e-3},
+                               {1e-3, 1e-3, 1e-3, -1, -1, 1e-3},     {1e-3, 1e-3, 1e-3, 0, 1e-3, -3}};
+    double M[36], q[6] = {-1, 0, 0, -1, 0.5, 0}, z[6], w[6];
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++)
+            M[i + 6 * j] = rows[i][j];
+    nsdae_mlcp p = {6, M, q, NULL, NULL, NULL};
+    minnorm_ok(&p, z, w);
+    cr_expect(fabs(z[1] - 1000) <= 1e-12 * 1000, "z2 = %.17g, want 1000", z[1]);
+    cr_expect(z[2] == 0 && z[4] == 0 && z[5] == 0, "z3, z5, z6 = %g, %g, %g: w3, w5, w6 > 0 pin them at 0", z[2],
+              z[4], z[5]);
+}
