@@ -237,6 +237,10 @@ int lcp_kkt_feasible(int ny, int nc, const double *G, const double *h, const dou
 int lcp_poly_dimension(const lcp_reduced *r, const signed char *st, int nex, const double *Aex,
                        const double *bex, const double *t0, double *D, lcp_qp_ws *ws);
 
+/* Is node st's polyhedron (its equalities, every other sign row >= 0) nonempty, decided as a
+ * linear program in rational arithmetic (lcp_lp_max_exact)? 1 yes, 0 no, -1 not decided. */
+int lcp_node_feasible_exact(const lcp_reduced *r, const signed char *st);
+
 /* Is min over P(st_a, D_a, t_a) of every constraint of node st_b satisfied: i.e. is the
  * piece a = t_a + span(D_a) intersected with node st_a contained in node st_b? */
 int lcp_piece_contained(const lcp_reduced *r, const signed char *st_a, const double *t_a, int dim_a,

@@ -42,6 +42,7 @@ typedef struct bnb {
     double *pt;
     int branched;         /* children were pushed: the node being branched is no longer the root */
     int dropped;          /* a leaf's piece was dropped whose dimension needed a clamp retry (qp.c) */
+    int exact_empty;      /* a node the KKT Lemke finds empty is confirmed by the exact LP */
     double *pv, *pr;      /* m: v_i(t), r_i(t) at the node's relaxation point (pair_values) */
 } bnb;
 
@@ -356,6 +357,10 @@ static void warm_children(signed char *acts, const signed char *act, int top, in
     memcpy(a2 + len, a2, (size_t)len);
 }
 
+/* up to this many pairs a search that found no solution is run again with exact emptiness
+ * (GLPK's rational simplex, well under a millisecond a node at these sizes) */
+enum { EXACT_EMPTY_MAX_M = 16 };
+
 static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
 {
     const lcp_reduced *r = b->r;
@@ -424,6 +429,8 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
             return nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
         if (s != 0)
             s = lcp_qp_solve(r, st, b->o->H, b->o->g, 0, NULL, NULL, t, b->ws);
+        if (s == 1 && b->exact_empty && lcp_node_feasible_exact(r, st) == 1)
+            s = 2;
         if (s == 1)
             continue;
         if (s != 0) {
@@ -809,6 +816,17 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
     }
     if ((st = branch_and_bound(&b, err)))
         goto done;
+    /* "No solution" rests on every pruned node being empty, which the KKT Lemke decides with
+     * pivot tolerances: on a problem of few pairs the search runs again with each such verdict
+     * confirmed by the exact LP (lp_exact.c; a node that is not empty is split with no bound).
+     * Only then: GLPK's rational simplex at every node would cost the steppers' searches that
+     * find a solution, and allocate. crash-9a01...: (-1e8, 0, 0, 0, 0, 0) solves, 1e8 beyond
+     * the data's scale, and the root was pruned as empty. */
+    if (!isfinite(b.best) && !b.dropped && m <= EXACT_EMPTY_MAX_M) {
+        b.exact_empty = 1;
+        if ((st = branch_and_bound(&b, err)))
+            goto done;
+    }
     res.nodes = b.nodes;
     res.leaves = b.leaves;
     if (!isfinite(b.best) && b.dropped) {

@@ -400,6 +400,20 @@ done:
     return dim;
 }
 
+int lcp_node_feasible_exact(const lcp_reduced *r, const signed char *st)
+{
+    int k = r->k, cap = 2 * r->m, neq, nin;
+    double *buf = malloc(sizeof(double) * ((size_t)cap * k + cap + 2 * (size_t)k + 1));
+    if (!buf)
+        return -1;
+    double *rows = buf, *b = rows + (size_t)cap * k, *a = b + cap, *t = a + k, val;
+    memset(a, 0, sizeof(double) * (size_t)k);
+    node_rows(r, st, 1, 0, NULL, NULL, rows, b, &neq, &nin);
+    int lp = lcp_lp_max_exact(k, neq, nin, rows, b, a, t, &val);
+    free(buf);
+    return lp == 0 ? 1 : lp == 2 ? 0 : -1;
+}
+
 int lcp_piece_contained(const lcp_reduced *r, const signed char *st_a, const double *t_a, int dim_a,
                         const double *D_a, const signed char *st_b, lcp_qp_ws *ws)
 {

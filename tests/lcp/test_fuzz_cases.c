@@ -1069,3 +1069,20 @@ Test(fuzz_cases, components_their_rows_pin_are_exactly_at_their_ends)
     cr_expect(z[2] == 0 && z[4] == 0 && z[5] == 0, "z3, z5, z6 = %g, %g, %g: w3, w5, w6 > 0 pin them at 0", z[2],
               z[4], z[5]);
 }
+
+/* crash-3fd1... (all complementarity):
+ *   w1 = -1e-6 z4,  w2 = -1e-14 z1 + 1e-7 z2 + 1e-3 z4,  w3 = 1e-7 z2 - 1,  w4 = 3 z1 + 1e-7 z2 + 3 z3.
+ * w1 >= 0 gives z4 = 0; w3 >= 0 gives z2 >= 1e7 > 0, so w2 = 0 and z1 = 1e7 z2; w4 > 0. z3 > 0
+ * needs w3 = 0, z2 = 1e7. The least norm: z2 = 1e7, z1 = 1e14, z3 = z4 = 0 (tests/fuzz/open/README.md,
+ * branch lcpfuzz3). Minimal norm said "no solution": the KKT Lemke found the node holding it
+ * empty (a pivot of -6.4e-13 below its threshold). A search that finds no solution on few pairs
+ * now runs again with each "empty" confirmed by the exact LP (minnorm.c). */
+Test(fuzz_cases, no_solution_is_said_only_once_the_exact_lp_agrees)
+{
+    double M[16] = {0, -1e-14, 0, 3, 0, 1e-7, 1e-7, 1e-7, 0, 0, 0, 3, -1e-6, 1e-3, 0, 0};
+    double q[4] = {0, 0, -1, 0}, z[4], w[4], sol[4] = {1e14, 1e7, 0, 0};
+    nsdae_mlcp p = {4, M, q, NULL, NULL, NULL};
+    minnorm_ok(&p, z, w);
+    for (int i = 0; i < 4; i++)
+        cr_expect(fabs(z[i] - sol[i]) <= 1e-9 * (1 + sol[i]), "z%d = %.17g, want %.17g", i + 1, z[i], sol[i]);
+}
