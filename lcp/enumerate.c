@@ -43,26 +43,6 @@ nsdae_status lcp_set_from_pieces(int size, const lcp_piece_list *l, long visited
     return NSDAE_OK;
 }
 
-/* The caller's sides (lcp_active_side's values) of the full pattern st of the standard form s:
- * a pair at V0 puts its variable at its end (0, lo, or hi for a box with only an upper end,
- * z = hi - x); of a box's two pairs (x = z - lo, then y with hi - lo - x), x at V0 is "at lo",
- * y's row at R0 "at hi"; everything else is free with w = 0. */
-static void caller_sides(const lcp_std *s, const signed char *st, int *side)
-{
-    for (int i = 0; i < s->size; i++)
-        side[i] = s->zidx[i] < 0 ? -1 : 0;   /* a fixed variable (lo = hi) sits at lo */
-    for (int c = 0; c < s->m; c++) {
-        int i = s->crow[c];
-        int second = c > 0 && s->crow[c - 1] == i;   /* a box's y pair */
-        if (second) {
-            if (st[c] == LCP_R0 && side[i] == 0)
-                side[i] = 1;
-        } else if (st[c] == LCP_V0) {
-            side[i] = s->zsgn[i] < 0 ? 1 : -1;
-        }
-    }
-}
-
 /* Whether the caller's point z (w its M z + q, scratch zp) solves p row by row (check.c), as it
  * is or re-solved, then written into z: on the pattern z is nearest to, then on the pattern it
  * came from (side), each with rank decided in the caller's units first, then in the pattern
@@ -147,7 +127,7 @@ static int keep_solving_points(const nsdae_mlcp *p, const lcp_std *s, const doub
         if (pc.dim == 0) {
             lcp_scale_z_to_caller(N, dc, alpha, pc.z, z);
             lcp_caller_w(p, z, w);
-            caller_sides(s, pc.st, side);
+            lcp_caller_sides(s, pc.st, side);
             if (!point_solves(p, dr, dc, side, z, w, zp))
                 continue;
             for (int j = 0; j < N; j++)   /* back to the scaled units (powers of two: exact) */

@@ -74,6 +74,9 @@ typedef struct lcp_reduced {
 
 /* NO_SOLUTION when the equality rows are inconsistent. */
 nsdae_status lcp_reduce(const lcp_std *s, lcp_arena *ar, lcp_reduced *r, nsdae_error *err);
+/* The caller's sides (lcp_active_side's values, -1 at lo, +1 at hi, 0 free with w = 0) of the
+ * full pattern st (m pairs) of the standard form s (reduce.c). */
+void lcp_caller_sides(const lcp_std *s, const signed char *st, int *side);
 
 /* ---- dense linear algebra helpers (linalg.c) --------------------------------------------- */
 /* Minimal-norm least-squares solution of the rows x cols system A t = b (A column-major,

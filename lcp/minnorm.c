@@ -43,6 +43,7 @@ typedef struct bnb {
     int branched;         /* children were pushed: the node being branched is no longer the root */
     int dropped;          /* a leaf's piece was dropped whose dimension needed a clamp retry (qp.c) */
     int exact_empty;      /* a node the KKT Lemke finds empty is confirmed by the exact LP */
+    const lcp_std *s;     /* the standard form (its pairs, for a leaf's caller sides) */
     double *pv, *pr;      /* m: v_i(t), r_i(t) at the node's relaxation point (pair_values) */
 } bnb;
 
@@ -95,6 +96,29 @@ static int point_ok(bnb *b, const double *t)
     int ok = lcp_accept_or_polish(b->p, b->orig, b->zbuf, b->wbuf);
     b->polished = ok && memcmp(b->zraw, b->zbuf, bytes) != 0;
     return ok;
+}
+
+/* point_ok, then at a leaf the point of the leaf's own pattern st (lcp_pattern_point_given, in
+ * the caller's units, then equilibrated), as the enumeration re-solves its points: the point's
+ * nearest pattern need not be its leaf's, and 59 of the fuzz inputs left open by stop 26 were
+ * refused ("a leaf piece ... dropped") where the enumeration, so re-solving, listed a solution. */
+static int leaf_point_ok(bnb *b, const double *t, const signed char *st)
+{
+    if (point_ok(b, t))
+        return 1;
+    int N = b->r->size;
+    int *side = lcp_arena_alloc(b->ar, sizeof(int) * (size_t)N);
+    double *zp = lcp_arena_doubles(b->ar, (size_t)N);
+    if (!side || !zp)
+        return 0;
+    lcp_caller_sides(b->s, st, side);
+    for (int scaled = 0; scaled < 2; scaled++)
+        if (lcp_pattern_point_given(b->p, side, b->zraw, zp, scaled) == 0 && lcp_origin_accepts(b->orig, b->p, zp, b->wbuf)) {
+            memcpy(b->zbuf, zp, sizeof(double) * (size_t)N);
+            b->polished = 1;
+            return 1;
+        }
+    return 0;
 }
 
 
@@ -398,7 +422,7 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
              * off by half the box, which then won on norm and failed the caller's rows) */
             if (f == 0)
                 continue;
-            if (!point_ok(b, pc.t)) {
+            if (!leaf_point_ok(b, pc.t, pc.st)) {
                 b->dropped |= b->ws->clamp_retried;
                 continue;
             }
@@ -746,6 +770,7 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
     counting = counting && m <= NSDAE_LCP_COUNT_MAX_M;   /* counting never makes a call exponential */
     double *t = lcp_arena_doubles(&ar, (size_t)k + 1);
     b.r = &r;
+    b.s = &s;
     b.ar = &ar;
     b.pieces.ar = &ar;   /* counting every step of a stepper: nothing allocated once warm */
     b.counting = counting;
@@ -842,8 +867,8 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
         st = nsdae_error_set(err, NSDAE_NO_SOLUTION, "minnorm: the MLCP has no solution (%ld nodes explored)", b.nodes);
         goto done;
     }
-    memcpy(t, b.t_best, sizeof(double) * (size_t)k);
-    lcp_red_z(&r, t, z);
+    /* the checked point (polished, or its leaf pattern's point: leaf_point_ok), not t's image */
+    memcpy(z, b.z_best, sizeof(double) * (size_t)N);
     res.objective = b.best;
     res.unique = b.flat_f > b.best + ftol(b.best);
     for (int i = 0; i < b.ntie && res.unique; i++)

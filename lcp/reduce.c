@@ -231,3 +231,22 @@ nsdae_status lcp_reduce(const lcp_std *s, lcp_arena *ar, lcp_reduced *r, nsdae_e
     finish(s, N, x0, r);
     return NSDAE_OK;
 }
+
+/* A pair at V0 puts its variable at its end (0, lo, or hi for a box with only an upper end,
+ * z = hi - x); of a box's two pairs (x = z - lo, then y with hi - lo - x), x at V0 is "at lo",
+ * y's row at R0 "at hi"; everything else is free with w = 0. */
+void lcp_caller_sides(const lcp_std *s, const signed char *st, int *side)
+{
+    for (int i = 0; i < s->size; i++)
+        side[i] = s->zidx[i] < 0 ? -1 : 0;   /* a fixed variable (lo = hi) sits at lo */
+    for (int c = 0; c < s->m; c++) {
+        int i = s->crow[c];
+        int second = c > 0 && s->crow[c - 1] == i;   /* a box's y pair */
+        if (second) {
+            if (st[c] == LCP_R0 && side[i] == 0)
+                side[i] = 1;
+        } else if (st[c] == LCP_V0) {
+            side[i] = s->zsgn[i] < 0 ? 1 : -1;
+        }
+    }
+}

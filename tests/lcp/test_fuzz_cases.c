@@ -1086,3 +1086,23 @@ Test(fuzz_cases, no_solution_is_said_only_once_the_exact_lp_agrees)
     for (int i = 0; i < 4; i++)
         cr_expect(fabs(z[i] - sol[i]) <= 1e-9 * (1 + sol[i]), "z%d = %.17g, want %.17g", i + 1, z[i], sol[i]);
 }
+
+/* crash-8705...: row 1 an equality, row 2 a box [-1, 0], row 3 complementarity with a zero row:
+ *   0 = -1e-14 z1 + z2,  w2 = 0.01 z1 + z2 + 1e-7,  w3 = 0.
+ * z2 = 1e-14 z1. At z2 = hi = 0, z1 = 0 and w2 = 1e-7 > 0: no; at lo, z1 = -1e14 and w2 < 0: no.
+ * So w2 = 0 inside the box: z1 = -1e-7 / (0.01 + 1e-14), z2 = 1e-14 z1 = -1e-19, and z3 = 0 for
+ * the least norm (tests/fuzz/open/README.md: neither call found it). The leaf's point, carried
+ * from the reduced coordinates (z2 = lo + x cannot hold 1e-19 next to lo = -1), failed the rows;
+ * the leaf's own pattern solved in the caller's units (minnorm.c, leaf_point_ok) is the answer. */
+Test(fuzz_cases, a_leaf_is_solved_on_its_own_pattern_in_the_callers_units)
+{
+    double M[9] = {-1e-14, 0.01, 0, 1, 1, 0, 0, 0, 0};
+    double q[3] = {0, 1e-7, 0}, lo[3] = {0, -1, 0}, hi[3] = {0, 0, 0}, z[3], w[3];
+    nsdae_row_kind kind[3] = {NSDAE_ROW_EQUALITY, NSDAE_ROW_BOX, NSDAE_ROW_COMPLEMENTARITY};
+    nsdae_mlcp p = {3, M, q, kind, lo, hi};
+    double z1 = -1e-7 / (0.01 + 1e-14), sol[3] = {z1, 1e-14 * z1, 0};
+    minnorm_ok(&p, z, w);
+    for (int i = 0; i < 3; i++)   /* normwise, as the layer's contract states accuracy */
+        cr_expect(fabs(z[i] - sol[i]) <= 1e-9 * fabs(z1), "z%d = %.17g, want %.17g", i + 1, z[i], sol[i]);
+    cr_expect(z[1] < 0 && z[1] > -1, "z2 = %g must lie inside its box", z[1]);
+}
