@@ -182,6 +182,11 @@ int lcp_lp_max_exact(int k, int neq, int nin, const double *rows, const double *
 int lcp_face_qp(int d, int m, const double *H, const double *g, const double *G, const double *h, double tol,
                 double *y, lcp_arena *ar);
 
+/* Has the MLCP p a solution with the pattern side (lcp_active_side's values: -1 at lo, +1 at hi,
+ * 0 free with w = 0), in rational arithmetic on p's own data (lcp_lp_max_exact)? 1 yes, 0 no
+ * (certainly, to GLPK's rationals for the doubles), -1 not decided. */
+int lcp_pattern_feasible_exact(const nsdae_mlcp *p, const int *side);
+
 /* min 1/2 t'Ht + g't over { t : node constraints of st, Aex t = bex (nex rows, row-major) }.
  * Returns 0 and t (k) when solved, 1 when infeasible, 2 on pivot limit or when the objective-
  * free constraints are feasible though the QP ended in a ray (qp.c: rounding, not emptiness). */
@@ -362,6 +367,11 @@ double lcp_objective_at_z(const nsdae_minnorm_spec *spec, int N, const double *z
  * passes the caller's rows (cmax, rsum: lcp/check.c's) and its objective is lower. Scratch from ar. */
 int lcp_minimise_on_own_piece(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, const double *cmax,
                               const double *rsum, double *z, double *w, lcp_arena *ar);
+/* The minimiser itself over the piece of the pattern given (lcp_pattern_sides' values; NULL: z's
+ * own), written to zn (N), unchecked: 1 found, 0 not (more sign rows than face_qp takes, or no
+ * KKT point). */
+int lcp_own_piece_minimiser(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, const int *given, const double *z,
+                            const double *w, double *zn, lcp_arena *ar);
 
 /* ---- solving on the answer's own pattern (polish.c) ----------------------------------------- */
 /* The pattern of (z, w) row by row: lcp_active_side's -1, 0, +1, and -2 or +2 for a row at a

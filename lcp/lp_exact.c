@@ -18,6 +18,7 @@
 #include <glpk.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { LP_EXACT_TIME_MS = 2000 };   /* a bound, not a tuning: these LPs have at most 40 rows */
 
@@ -87,4 +88,53 @@ int lcp_lp_max_exact(int k, int neq, int nin, const double *rows, const double *
     free(ind);
     free(val);
     return out;
+}
+
+/* Row c of the LP: a't + b, a = sg times row i of M (or e_i when i < 0 is given as -1 - i). */
+static void lp_row(const nsdae_mlcp *p, double *rows, double *b, int c, int i, double sg, double bc)
+{
+    int n = p->size;
+    for (int j = 0; j < n; j++)
+        rows[(size_t)c * n + j] = i >= 0 ? sg * p->M[i + (size_t)j * n] : sg * (j == -1 - i);
+    b[c] = bc;
+}
+
+int lcp_pattern_feasible_exact(const nsdae_mlcp *p, const int *side)
+{
+    int n = p->size, neq = 0, nin = 0;
+    size_t nn = (size_t)n;
+    double *rows = malloc(sizeof(double) * (3 * nn * nn + 5 * nn + 1));
+    if (!rows)
+        return -1;
+    double *b = rows + 3 * nn * nn, *a = b + 3 * nn, *t = a + nn, val;
+    memset(a, 0, sizeof(double) * nn);
+    for (int pass = 0; pass < 2; pass++)   /* equalities, then inequalities */
+        for (int i = 0; i < n; i++) {
+            nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
+            double lo = k == NSDAE_ROW_BOX ? p->lo[i] : 0, hi = k == NSDAE_ROW_BOX ? p->hi[i] : INFINITY;
+            int c = neq + nin;
+            if (side[i] == 0 || k == NSDAE_ROW_EQUALITY) {   /* w_i = 0, z_i within its ends */
+                if (pass == 0) {
+                    lp_row(p, rows, b, c, i, 1, p->q[i]);
+                    neq++;
+                } else if (k != NSDAE_ROW_EQUALITY) {
+                    if (isfinite(lo))
+                        lp_row(p, rows, b, neq + nin++, -1 - i, 1, -lo);
+                    if (isfinite(hi))
+                        lp_row(p, rows, b, neq + nin++, -1 - i, -1, hi);
+                }
+            } else {   /* z_i at its end, w_i of that end's sign */
+                double end = side[i] < 0 ? lo : hi, sg = side[i] < 0 ? 1 : -1;
+                if (pass == 0) {
+                    lp_row(p, rows, b, c, -1 - i, 1, -end);
+                    neq++;
+                } else {
+                    lp_row(p, rows, b, c, i, sg, sg * p->q[i]);
+                    nin++;
+                }
+            }
+        }
+    int lp = lcp_lp_max_exact(n, neq, nin, rows, b, a, t, &val);
+    free(rows);
+    return lp == 0 ? 1 : lp == 2 ? 0 : -1;
 }

@@ -98,6 +98,16 @@ static int point_ok(bnb *b, const double *t)
     return ok;
 }
 
+/* Does the leaf pattern st have a solution on the caller's data (lcp_pattern_feasible_exact)? */
+static int leaf_pattern_exact(bnb *b, const signed char *st)
+{
+    int *side = lcp_arena_alloc(b->ar, sizeof(int) * (size_t)b->r->size);
+    if (!side)
+        return -1;
+    lcp_caller_sides(b->s, st, side);
+    return lcp_pattern_feasible_exact(b->orig->p, side);
+}
+
 /* point_ok, then at a leaf the point of the leaf's own pattern st (lcp_pattern_point_given, in
  * the caller's units, then equilibrated), as the enumeration re-solves its points: the point's
  * nearest pattern need not be its leaf's, and 59 of the fuzz inputs left open by stop 26 were
@@ -112,12 +122,18 @@ static int leaf_point_ok(bnb *b, const double *t, const signed char *st)
     if (!side || !zp)
         return 0;
     lcp_caller_sides(b->s, st, side);
-    for (int scaled = 0; scaled < 2; scaled++)
-        if (lcp_pattern_point_given(b->p, side, b->zraw, zp, scaled) == 0 && lcp_origin_accepts(b->orig, b->p, zp, b->wbuf)) {
+    for (int route = 0; route < 3; route++) {
+        /* the pattern's least-squares point, in the caller's units then equilibrated; for a
+         * continuum, whose least-squares point may lie beyond a sign row, the objective's minimum
+         * over the piece (own_piece.c, a few sign rows only) */
+        int got = route < 2 ? lcp_pattern_point_given(b->p, side, b->zraw, zp, route) == 0
+                            : lcp_own_piece_minimiser(b->p, b->spec, side, b->zraw, b->wbuf, zp, b->ar);
+        if (got && lcp_origin_accepts(b->orig, b->p, zp, b->wbuf)) {
             memcpy(b->zbuf, zp, sizeof(double) * (size_t)N);
             b->polished = 1;
             return 1;
         }
+    }
     return 0;
 }
 
@@ -423,7 +439,10 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
             if (f == 0)
                 continue;
             if (!leaf_point_ok(b, pc.t, pc.st)) {
-                b->dropped |= b->ws->clamp_retried;
+                /* uncertain only if the leaf's pattern has a solution on the caller's own data,
+                 * decided exactly: crash-5990... (no solution) was refused here as "not certain" */
+                if (b->ws->clamp_retried)
+                    b->dropped |= !b->orig || leaf_pattern_exact(b, pc.st) != 0;
                 continue;
             }
             candidate(b, pc.t, checked_objective(b, pc.fval), pc.flat);

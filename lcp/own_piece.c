@@ -35,20 +35,23 @@ static void sign_row(int nf, int d, int mi, const double *a, double b, const dou
     h[c] = hc * f;
 }
 
-int lcp_minimise_on_own_piece(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, const double *cmax,
-                              const double *rsum, double *z, double *w, lcp_arena *ar)
+int lcp_own_piece_minimiser(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, const int *given, const double *z,
+                            const double *w, double *zn, lcp_arena *ar)
 {
     int N = p->size, kp = spec && spec->k > 0 ? spec->k : N;
     size_t n = (size_t)N;
-    int *side = lcp_arena_alloc_uninit(ar, sizeof(int) * (2 * n + 1)), *fr = side + n, improved = 0;
+    int *side = lcp_arena_alloc_uninit(ar, sizeof(int) * (2 * n + 1)), *fr = side + n, found = 0;
     double *buf = lcp_arena_doubles_uninit(
         ar, 4 * n * n + 12 * n + (size_t)kp * (n + 2) + 2 * OWN_PIECE_MAX_ROWS * (n + 1));
     if (!side || !buf)
         goto done;
-    double *A = buf, *b = A + n * n, *u0 = b + n, *Nn = u0 + n, *zn = Nn + n * n, *wn = zn + n, *y = wn + n,
+    double *A = buf, *b = A + n * n, *u0 = b + n, *Nn = u0 + n, *y = Nn + n * n + 2 * n,
            *S = y + n, *c = S + (size_t)kp * n, *Hy = c + kp, *gy = Hy + n * n, *t = gy + n, *G = t + n + kp,
            *h = G + OWN_PIECE_MAX_ROWS * n, *scratch = h + OWN_PIECE_MAX_ROWS, *SN = scratch + n;
-    lcp_pattern_sides(p, z, w, side);
+    if (given)
+        memcpy(side, given, sizeof(int) * n);
+    else
+        lcp_pattern_sides(p, z, w, side);
     /* a row at a corner (z_i at its end with w_i = 0) lies on the piece where w_i = 0 and z_i is
      * free within its ends: fuzzing's crash-bdc2... answered z5 = -0.5 at lo with w5 = 2 z1 = 0,
      * where z5 = 0 solves too */
@@ -152,17 +155,29 @@ int lcp_minimise_on_own_piece(const nsdae_mlcp *p, const nsdae_minnorm_spec *spe
     }
     if (d > 0 && lcp_face_qp(d, mi, Hy, gy, G, h, NSDAE_TOL_SIGN, y, ar) != 0)
         goto done;
-    memcpy(zn, z, sizeof(double) * n);
+    for (int i = 0; i < N; i++)   /* the fixed components exactly at their ends */
+        zn[i] = side[i] < 0 ? (p->kind && p->kind[i] == NSDAE_ROW_BOX ? p->lo[i] : 0.0)
+              : side[i] > 0 ? p->hi[i] : z[i];
     for (int e = 0; e < nf; e++)
         zn[fr[e]] = u0[e] + lcp_dot(d, Nn + e, nf, y, 1);
+    found = 1;
+done:
+    return found;
+}
+
+int lcp_minimise_on_own_piece(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, const double *cmax,
+                              const double *rsum, double *z, double *w, lcp_arena *ar)
+{
+    int N = p->size;
+    double *zn = lcp_arena_doubles_uninit(ar, 3 * (size_t)N), *wn = zn + N, *scratch = wn + N;
+    if (!zn || !lcp_own_piece_minimiser(p, spec, NULL, z, w, zn, ar))
+        return 0;
     double f_old = lcp_objective_at_z(spec, N, z, scratch), f_new = lcp_objective_at_z(spec, N, zn, scratch);
     if (!(f_new < f_old - NSDAE_TOL_OBJECTIVE * fabs(f_old)))
-        goto done;
-    if (lcp_checked_violation_w(p, cmax, rsum, zn, wn) <= NSDAE_TOL_RESIDUAL) {
-        memcpy(z, zn, sizeof(double) * n);
-        memcpy(w, wn, sizeof(double) * n);
-        improved = 1;
-    }
-done:
-    return improved;
+        return 0;
+    if (!(lcp_checked_violation_w(p, cmax, rsum, zn, wn) <= NSDAE_TOL_RESIDUAL))
+        return 0;
+    memcpy(z, zn, sizeof(double) * (size_t)N);
+    memcpy(w, wn, sizeof(double) * (size_t)N);
+    return 1;
 }

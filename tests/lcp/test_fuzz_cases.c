@@ -1106,3 +1106,23 @@ Test(fuzz_cases, a_leaf_is_solved_on_its_own_pattern_in_the_callers_units)
         cr_expect(fabs(z[i] - sol[i]) <= 1e-9 * fabs(z1), "z%d = %.17g, want %.17g", i + 1, z[i], sol[i]);
     cr_expect(z[1] < 0 && z[1] > -1, "z2 = %g must lie inside its box", z[1]);
 }
+
+/* crash-5990...: row 1 an equality, rows 2 and 3 boxes z2 in [-1, 0], z3 in [0, inf):
+ *   0 = 1e-7 z1 - 0.5 z2 + 1e6 z3 + 1e-7,  w2 = 0.01 z1 + 1e-7 z2 - 1,  w3 = z1 - 1e-5 z2 - z3 + 1e-7.
+ * z2 inside its box needs w2 = 0, z1 = 100 - 1e-5 z2, and then row 1 z3 = (0.5 z2 - 1.01e-5) / 1e6 < 0.
+ * z2 = -1 needs z1 >= 100.00001 (w2 >= 0), and row 1 gives z3 < 0. z2 = 0 gives z3 = -1e-13 (z1 + 1):
+ * z3 > 0 needs z1 < -1 and w3 = 0, z1 = z3 - 1e-7 > -1: no; z3 = 0 gives z1 = -1, w3 = -1 + 1e-7 < 0:
+ * no. No solution. Minimal norm refused ("a leaf piece ... dropped: not certain"): a leaf found
+ * within the equilibrated units' tolerance whose point fails the rows; its pattern, decided exactly
+ * on the caller's data (lp_exact.c), has no solution, so the verdict is certain. */
+Test(fuzz_cases, a_dropped_leaf_is_certain_once_its_pattern_is_decided_exactly)
+{
+    double M[9] = {1e-7, 0.01, 1, -0.5, 1e-7, -1e-5, 1e6, 0, -1};
+    double q[3] = {1e-7, -1, 1e-7}, lo[3] = {0, -1, 0}, hi[3] = {0, 0, INFINITY}, z[3], w[3];
+    nsdae_row_kind kind[3] = {NSDAE_ROW_EQUALITY, NSDAE_ROW_BOX, NSDAE_ROW_BOX};
+    nsdae_mlcp p = {3, M, q, kind, lo, hi};
+    nsdae_error err = {0};
+    nsdae_minnorm_result res;
+    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
+    cr_expect_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_NO_SOLUTION, "%s", err.message);
+}

@@ -61,3 +61,21 @@ Test(lp_exact, non_finite_data_is_not_decided)
     double rows[] = {NAN}, b[] = {0}, a[] = {1}, t[1], v = 0;
     cr_expect_eq(lcp_lp_max_exact(1, 0, 1, rows, b, a, t, &v), -1);
 }
+
+Test(lp_exact, an_mlcp_pattern_is_decided_on_the_callers_data)
+{
+    /* w = z - 1 (complementarity): free with w = 0 gives z = 1 >= 0, a solution; z at 0 gives
+     * w = -1 < 0, none. A box z in [0, 2] with w = z - 1e-30: at hi, w = 2 > 0 breaks w <= 0;
+     * inside, z = 1e-30 (GLPK's rationals take the tiny q within 1e-11 relative). */
+    double M[1] = {1}, q[1] = {-1};
+    nsdae_mlcp p = {1, M, q, NULL, NULL, NULL};
+    int free_side[1] = {0}, at_zero[1] = {-1};
+    cr_expect_eq(lcp_pattern_feasible_exact(&p, free_side), 1);
+    cr_expect_eq(lcp_pattern_feasible_exact(&p, at_zero), 0);
+    double qb[1] = {-1e-30}, lo[1] = {0}, hi[1] = {2};
+    nsdae_row_kind kind[1] = {NSDAE_ROW_BOX};
+    nsdae_mlcp pb = {1, M, qb, kind, lo, hi};
+    int at_hi[1] = {1};
+    cr_expect_eq(lcp_pattern_feasible_exact(&pb, at_hi), 0);
+    cr_expect_eq(lcp_pattern_feasible_exact(&pb, free_side), 1);
+}
