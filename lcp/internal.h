@@ -367,11 +367,10 @@ double lcp_objective_at_z(const nsdae_minnorm_spec *spec, int N, const double *z
  * passes the caller's rows (cmax, rsum: lcp/check.c's) and its objective is lower. Scratch from ar. */
 int lcp_minimise_on_own_piece(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, const double *cmax,
                               const double *rsum, double *z, double *w, lcp_arena *ar);
-/* The minimiser itself over the piece of the pattern given (lcp_pattern_sides' values; NULL: z's
- * own), written to zn (N), unchecked: 1 found, 0 not (more sign rows than face_qp takes, or no
- * KKT point). */
-int lcp_own_piece_minimiser(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, const int *given, const double *z,
-                            const double *w, double *zn, lcp_arena *ar);
+/* The minimiser itself, written to zn (N), unchecked: 1 found, 0 not (more sign rows than
+ * face_qp takes, or no KKT point). */
+int lcp_own_piece_minimiser(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, const double *z, const double *w,
+                            double *zn, lcp_arena *ar);
 
 /* ---- solving on the answer's own pattern (polish.c) ----------------------------------------- */
 /* The pattern of (z, w) row by row: lcp_active_side's -1, 0, +1, and -2 or +2 for a row at a

@@ -122,13 +122,8 @@ static int leaf_point_ok(bnb *b, const double *t, const signed char *st)
     if (!side || !zp)
         return 0;
     lcp_caller_sides(b->s, st, side);
-    for (int route = 0; route < 3; route++) {
-        /* the pattern's least-squares point, in the caller's units then equilibrated; for a
-         * continuum, whose least-squares point may lie beyond a sign row, the objective's minimum
-         * over the piece (own_piece.c, a few sign rows only) */
-        int got = route < 2 ? lcp_pattern_point_given(b->p, side, b->zraw, zp, route) == 0
-                            : lcp_own_piece_minimiser(b->p, b->spec, side, b->zraw, b->wbuf, zp, b->ar);
-        if (got && lcp_origin_accepts(b->orig, b->p, zp, b->wbuf)) {
+    for (int scaled = 0; scaled < 2; scaled++) {
+        if (lcp_pattern_point_given(b->p, side, b->zraw, zp, scaled) == 0 && lcp_origin_accepts(b->orig, b->p, zp, b->wbuf)) {
             memcpy(b->zbuf, zp, sizeof(double) * (size_t)N);
             b->polished = 1;
             return 1;

@@ -35,8 +35,8 @@ static void sign_row(int nf, int d, int mi, const double *a, double b, const dou
     h[c] = hc * f;
 }
 
-int lcp_own_piece_minimiser(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, const int *given, const double *z,
-                            const double *w, double *zn, lcp_arena *ar)
+int lcp_own_piece_minimiser(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, const double *z, const double *w,
+                            double *zn, lcp_arena *ar)
 {
     int N = p->size, kp = spec && spec->k > 0 ? spec->k : N;
     size_t n = (size_t)N;
@@ -48,10 +48,7 @@ int lcp_own_piece_minimiser(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec,
     double *A = buf, *b = A + n * n, *u0 = b + n, *Nn = u0 + n, *y = Nn + n * n + 2 * n,
            *S = y + n, *c = S + (size_t)kp * n, *Hy = c + kp, *gy = Hy + n * n, *t = gy + n, *G = t + n + kp,
            *h = G + OWN_PIECE_MAX_ROWS * n, *scratch = h + OWN_PIECE_MAX_ROWS, *SN = scratch + n;
-    if (given)
-        memcpy(side, given, sizeof(int) * n);
-    else
-        lcp_pattern_sides(p, z, w, side);
+    lcp_pattern_sides(p, z, w, side);
     /* a row at a corner (z_i at its end with w_i = 0) lies on the piece where w_i = 0 and z_i is
      * free within its ends: fuzzing's crash-bdc2... answered z5 = -0.5 at lo with w5 = 2 z1 = 0,
      * where z5 = 0 solves too */
@@ -170,7 +167,7 @@ int lcp_minimise_on_own_piece(const nsdae_mlcp *p, const nsdae_minnorm_spec *spe
 {
     int N = p->size;
     double *zn = lcp_arena_doubles_uninit(ar, 3 * (size_t)N), *wn = zn + N, *scratch = wn + N;
-    if (!zn || !lcp_own_piece_minimiser(p, spec, NULL, z, w, zn, ar))
+    if (!zn || !lcp_own_piece_minimiser(p, spec, z, w, zn, ar))
         return 0;
     double f_old = lcp_objective_at_z(spec, N, z, scratch), f_new = lcp_objective_at_z(spec, N, zn, scratch);
     if (!(f_new < f_old - NSDAE_TOL_OBJECTIVE * fabs(f_old)))
