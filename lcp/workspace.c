@@ -133,15 +133,25 @@ nsdae_status nsdae_lcp_minnorm_ws(nsdae_lcp_workspace *ws, const nsdae_mlcp *p, 
     nsdae_mlcp ps = {N, ws->Ms, ws->qs, p->kind, has_box ? ws->los : NULL, has_box ? ws->his : NULL};
     lcp_origin orig = {p, ws->dr, ws->dc, alpha, ws->zo, ws->wo, ws->cmax, ws->rsum};
     double spread = 1;
-    if (ws->fast.ok)
+    int fast = ws->fast.ok;
+    if (fast)
         st = lcp_fast_minnorm(&ws->fast, &ps, &orig, &sspec, ws->zs, &res, err);
-    else
+    /* the fast path's "no solution" rests on its sign tests in the equilibrated units: the branch
+     * and bound, whose searches without solution end on the exact LP (minnorm.c), decides it.
+     * crash-3b2d...: the unique solution (1.0000028e-8, 140.0006, -14000056, 0.2000028) beside
+     * "each of the 8 patterns is inconsistent". Only then: a step without solution is the end
+     * of a run. */
+    if (fast && st == NSDAE_NO_SOLUTION) {
+        nsdae_error_clear(err);
+        fast = 0;
+    }
+    if (!fast)
         st = lcp_minnorm_bnb(&ps, &orig, &sspec, &ws->structure, &ws->arena, ws->zs, ws->wsc, &res, &spread, err);
     if (st == NSDAE_OK) {
         /* the answer on its own pattern, to rounding (polish.c); then every caller row against
          * its own terms, with the tolerance every other solver of the layer is held to */
         res.objective *= fscale;
-        if (ws->fast.ok) {
+        if (fast) {
             /* the fast path's answer passed the caller's rows as a candidate (fast.c): the same
              * point in the same arithmetic, so a second check would repeat the verdict at the cost
              * of a whole per-row pass (a sixth of a small step) */
@@ -164,13 +174,13 @@ nsdae_status nsdae_lcp_minnorm_ws(nsdae_lcp_workspace *ws, const nsdae_mlcp *p, 
          * the variables OWN_PIECE_SPREAD apart or more, the answer's own piece is minimised again
          * in the caller's units (own_piece.c). Always, it cost Siconos' lcp_trivial 2.5 times
          * its time (5 to 12.6 us) and BuckConverter 1.6 times, for nothing. */
-        if (st == NSDAE_OK && !ws->fast.ok) {
+        if (st == NSDAE_OK && !fast) {
             double *scratch = lcp_arena_doubles_uninit(&ws->arena, 2 * (size_t)N);
             if (scratch)
                 lcp_snap_to_ends(p, ws->cmax, ws->rsum, z, w, scratch, scratch + N);
             lcp_arena_reset(&ws->arena);
         }
-        if (st == NSDAE_OK && !ws->fast.ok && spread > OWN_PIECE_SPREAD) {
+        if (st == NSDAE_OK && !fast && spread > OWN_PIECE_SPREAD) {
             if (lcp_minimise_on_own_piece(p, spec, ws->cmax, ws->rsum, z, w, &ws->arena))
                 res.objective = lcp_objective_at_z(spec, N, z, ws->zs);
             lcp_arena_reset(&ws->arena);

@@ -1126,3 +1126,26 @@ Test(fuzz_cases, a_dropped_leaf_is_certain_once_its_pattern_is_decided_exactly)
     nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 1};
     cr_expect_eq(nsdae_lcp_minnorm(&p, &spec, z, w, &res, &err), NSDAE_NO_SOLUTION, "%s", err.message);
 }
+
+/* crash-3b2d... (rows 1, 2, 4 complementarity, row 3 an equality):
+ *   w1 = 1e6 z2 + 10 z3 + 3 z4,  w2 = 10 z1 - 1e-6 z4 + 1e-7,  0 = 1e-7 (z1 + z2 + z3) - 3 z4 + 2,
+ *   w4 = 1e-7 (z1 + z3) + 2 z4 + 1.
+ * tests/fuzz/open/README.md (branch lcpfuzz3) derives the unique solution: w4 = 0, w2 = 0 and
+ * w1 = 0, so with s = z4: z1 = 1e-7 s - 1e-8, z3 = -1e7 (2 s + 1) - z1, z2 = 1e7 (5 s - 1), and
+ * row 1 gives s (5e13 - 2e8 + 3 - 1e-6) = 1e13 + 1e8 - 1e-7: s = 0.2000028, z = (1.0000028e-8,
+ * 140.0006, -14000056, 0.2000028). The fast path said "each of the 8 patterns is inconsistent";
+ * its "no solution" is now decided by the branch and bound (workspace.c). */
+Test(fuzz_cases, the_fast_paths_no_solution_is_decided_by_the_branch_and_bound)
+{
+    double M[16] = {0, 10, 1e-7, 1e-7, 1e6, 0, 1e-7, 0, 10, 0, 1e-7, 1e-7, 3, -1e-6, -3, 2};
+    double q[4] = {0, 1e-7, 2, 1}, z[4], w[4];
+    nsdae_row_kind kind[4] = {NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_EQUALITY,
+                              NSDAE_ROW_COMPLEMENTARITY};
+    nsdae_mlcp p = {4, M, q, kind, NULL, NULL};
+    long double s = (1e13L + 1e8L - 1e-7L) / (5e13L - 2e8L + 3 - 1e-6L), z1 = 1e-7L * s - 1e-8L;
+    double sol[4] = {(double)z1, (double)(1e7L * (5 * s - 1)), (double)(-1e7L * (2 * s + 1) - z1), (double)s};
+    minnorm_ok(&p, z, w);
+    for (int i = 0; i < 4; i++)
+        cr_expect(fabs(z[i] - sol[i]) <= 1e-9 * 1.4e7, "z%d = %.17g, want %.17g", i + 1, z[i], sol[i]);
+    cr_expect(z[0] > 0 && z[1] > 0 && z[3] > 0, "z1, z2, z4 = %g, %g, %g must be positive", z[0], z[1], z[3]);
+}
