@@ -183,9 +183,10 @@ int lcp_face_qp(int d, int m, const double *H, const double *g, const double *G,
                 double *y, lcp_arena *ar);
 
 /* Has the MLCP p a solution with the pattern side (lcp_active_side's values: -1 at lo, +1 at hi,
- * 0 free with w = 0), in rational arithmetic on p's own data (lcp_lp_max_exact)? 1 yes, 0 no
- * (certainly, to GLPK's rationals for the doubles), -1 not decided. */
-int lcp_pattern_feasible_exact(const nsdae_mlcp *p, const int *side);
+ * 0 free with w = 0), in rational arithmetic on p's own data (lcp_lp_max_exact)? 1 yes (and one
+ * such solution in z, if z is not NULL), 0 no (certainly, to GLPK's rationals for the doubles),
+ * -1 not decided. */
+int lcp_pattern_feasible_exact(const nsdae_mlcp *p, const int *side, double *z);
 
 /* min 1/2 t'Ht + g't over { t : node constraints of st, Aex t = bex (nex rows, row-major) }.
  * Returns 0 and t (k) when solved, 1 when infeasible, 2 on pivot limit or when the objective-
@@ -246,7 +247,10 @@ int lcp_poly_dimension(const lcp_reduced *r, const signed char *st, int nex, con
                        const double *bex, const double *t0, double *D, lcp_qp_ws *ws);
 
 /* Is node st's polyhedron (its equalities, every other sign row >= 0) nonempty, decided as a
- * linear program in rational arithmetic (lcp_lp_max_exact)? 1 yes, 0 no, -1 not decided. */
+ * linear program in rational arithmetic (lcp_lp_max_exact)? 1 yes, 0 no, -1 not decided. The
+ * minimal-norm search and the enumeration ask the exact LP only where they found no solution, on
+ * up to LCP_EXACT_EMPTY_MAX_M pairs (GLPK's rational simplex, well under a millisecond each). */
+#define LCP_EXACT_EMPTY_MAX_M 16
 int lcp_node_feasible_exact(const lcp_reduced *r, const signed char *st);
 
 /* Is min over P(st_a, D_a, t_a) of every constraint of node st_b satisfied: i.e. is the
@@ -389,6 +393,9 @@ int lcp_pattern_point_scaled(const nsdae_mlcp *p, const double *z, const double 
  * far out, where the rows' own tolerances hide an inconsistency: crash-499e...): the third try of
  * check.c. */
 int lcp_pattern_point_ruiz(const nsdae_mlcp *p, const double *z, const double *w, double *zp);
+/* The point of the pattern side (lcp_active_side's values) balanced by Ruiz's iteration, only
+ * where its rows that vanish determine every free component (its piece is that point): 0, else 1. */
+int lcp_pattern_point_determined(const nsdae_mlcp *p, const int *side, const double *z, double *zp);
 /* The point of the pattern side (N values as lcp_active_side's, -1 at lo, +1 at hi, 0 free) that
  * the caller knows (the enumeration: the pattern a point came from); scaled as above. */
 int lcp_pattern_point_given(const nsdae_mlcp *p, const int *side, const double *z, double *zp, int scaled);

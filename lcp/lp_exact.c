@@ -99,7 +99,7 @@ static void lp_row(const nsdae_mlcp *p, double *rows, double *b, int c, int i, d
     b[c] = bc;
 }
 
-int lcp_pattern_feasible_exact(const nsdae_mlcp *p, const int *side)
+int lcp_pattern_feasible_exact(const nsdae_mlcp *p, const int *side, double *z)
 {
     int n = p->size, neq = 0, nin = 0;
     size_t nn = (size_t)n;
@@ -135,6 +135,8 @@ int lcp_pattern_feasible_exact(const nsdae_mlcp *p, const int *side)
             }
         }
     int lp = lcp_lp_max_exact(n, neq, nin, rows, b, a, t, &val);
+    if (lp == 0 && z)
+        memcpy(z, t, sizeof(double) * nn);
     free(rows);
     return lp == 0 ? 1 : lp == 2 ? 0 : -1;
 }

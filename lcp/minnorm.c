@@ -19,7 +19,6 @@ typedef struct bnb {
     lcp_arena *ar;
     int counting;
     double best;          /* incumbent objective */
-    double *t_best;
     double *z_best;       /* the incumbent's checked point (point_ok's, maybe polished) */
     int ntie;             /* candidates within tolerance of best: ties decide uniqueness */
     double tie_f[TIE_CAP];
@@ -105,7 +104,25 @@ static int leaf_pattern_exact(bnb *b, const signed char *st)
     if (!side)
         return -1;
     lcp_caller_sides(b->s, st, side);
-    return lcp_pattern_feasible_exact(b->orig->p, side);
+    return lcp_pattern_feasible_exact(b->orig->p, side, NULL);
+}
+
+/* An empty leaf st whose pattern has a solution on the caller's data (the exact LP) that its rows
+ * determine: that point (lcp_pattern_point_determined) in b->zbuf if it passes the rows. */
+static int exact_leaf(bnb *b, const signed char *st)
+{
+    int N = b->r->size;
+    int *side = lcp_arena_alloc(b->ar, sizeof(int) * (size_t)N);
+    double *z = lcp_arena_doubles(b->ar, (size_t)N), *zc = lcp_arena_doubles(b->ar, (size_t)N);
+    if (!side || !z || !zc || !b->orig)
+        return 0;
+    lcp_caller_sides(b->s, st, side);
+    if (lcp_pattern_feasible_exact(b->p, side, z) != 1 || lcp_pattern_point_determined(b->p, side, z, zc) != 0 ||
+        !lcp_origin_accepts(b->orig, b->p, zc, b->wbuf))
+        return 0;
+    memcpy(b->zbuf, zc, sizeof(double) * (size_t)N);
+    b->polished = 1;
+    return 1;
 }
 
 /* point_ok, then at a leaf the point of the leaf's own pattern st (lcp_pattern_point_given, in
@@ -148,14 +165,13 @@ static double checked_objective(bnb *b, double f)
  * z of a point accepted only once polished made deltasigma's minimiser look twice (8e-8 apart,
  * above NSDAE_TOL_SAME_SOLUTION), and the answer non-unique, in a build whose BLAS rounds
  * otherwise (OPENBLAS_CORETYPE=Sandybridge). */
-static void candidate(bnb *b, const double *t, double f, int flat)
+static void candidate(bnb *b, double f, int flat)
 {
     int N = b->r->size;
     if (flat)
         b->flat_f = fmin(b->flat_f, f);
     if (f < b->best) {
         b->best = f;
-        memcpy(b->t_best, t, sizeof(double) * (size_t)b->r->k);
         memcpy(b->z_best, b->zbuf, sizeof(double) * (size_t)N);
         int keep = 0;   /* drop the ties the new incumbent beats */
         for (int i = 0; i < b->ntie; i++)
@@ -392,10 +408,6 @@ static void warm_children(signed char *acts, const signed char *act, int top, in
     memcpy(a2 + len, a2, (size_t)len);
 }
 
-/* up to this many pairs a search that found no solution is run again with exact emptiness
- * (GLPK's rational simplex, well under a millisecond a node at these sizes) */
-enum { EXACT_EMPTY_MAX_M = 16 };
-
 static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
 {
     const lcp_reduced *r = b->r;
@@ -431,8 +443,14 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
              * tolerance in the equilibrated units passes as a continuum (crash-4de6...: a box of
              * width 1 is 3.7e-9 there, and z2 = lo = hi read as consistent gave z2 = 0.5 midway,
              * off by half the box, which then won on norm and failed the caller's rows) */
-            if (f == 0)
+            if (f == 0) {
+                /* the second search (no solution found) asks the exact LP of an empty leaf too:
+                 * its sign tests are the equilibrated units' (crash-d981...: q = 0, so z = 0
+                 * solves, and every leaf was rejected) */
+                if (b->exact_empty && exact_leaf(b, st))
+                    candidate(b, lcp_objective_at_z(b->spec, b->r->size, b->zbuf, b->wraw), 0);
                 continue;
+            }
             if (!leaf_point_ok(b, pc.t, pc.st)) {
                 /* uncertain only if the leaf's pattern has a solution on the caller's own data,
                  * decided exactly: crash-5990... (no solution) was refused here as "not certain" */
@@ -440,7 +458,7 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
                     b->dropped |= !b->orig || leaf_pattern_exact(b, pc.st) != 0;
                 continue;
             }
-            candidate(b, pc.t, checked_objective(b, pc.fval), pc.flat);
+            candidate(b, checked_objective(b, pc.fval), pc.flat);
             if (b->counting && lcp_piece_list_push(&b->pieces, &pc))
                 return nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
             continue;
@@ -521,7 +539,7 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
              * hold better ones: branching goes on) */
             int ok = point_ok(b, t);
             if (ok)
-                candidate(b, t, checked_objective(b, f), 0);
+                candidate(b, checked_objective(b, f), 0);
             if (ok && !b->polished && !b->counting && !relaxation_flat(b, st, t, 0, NULL))
                 continue;
             for (int i = 0; i < m && bi < 0; i++)   /* keep branching only to see ties or count */
@@ -823,7 +841,6 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
     int monotone = cache->kind != LCP_STRUCT_NONCONVEX && (!counting || cache->nL == k);
     if (monotone && m > 0 && monotone_solve(&b, cache, t, z, &res))
         goto finish;
-    b.t_best = lcp_arena_doubles(&ar, (size_t)k + 1);
     b.tie_z = lcp_arena_doubles(&ar, (size_t)TIE_CAP * N);
     b.z_best = lcp_arena_doubles(&ar, (size_t)N);
     if (ar.failed) {
@@ -835,7 +852,7 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
     if (r.vunit && m > 0) {
         lcp_lemke_ws lw;
         if (!lcp_lemke_ws_init(&lw, m, &ar) && lcp_lemke(m, r.R, r.r0, t, &lw) == 0 && point_ok(&b, t))
-            candidate(&b, t, checked_objective(&b, lcp_objective_eval(&o, k, t)), 0);
+            candidate(&b, checked_objective(&b, lcp_objective_eval(&o, k, t)), 0);
     }
     ball_prepare(&b);
     int dq = counting ? 1 : lcp_dqp_init(&b.dqp, &r, o.H, o.g, o.c0, &ar);
@@ -861,7 +878,7 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
      * Only then: GLPK's rational simplex at every node would cost the steppers' searches that
      * find a solution, and allocate. crash-9a01...: (-1e8, 0, 0, 0, 0, 0) solves, 1e8 beyond
      * the data's scale, and the root was pruned as empty. */
-    if (!isfinite(b.best) && !b.dropped && m <= EXACT_EMPTY_MAX_M) {
+    if (!isfinite(b.best) && !b.dropped && m <= LCP_EXACT_EMPTY_MAX_M) {
         b.exact_empty = 1;
         if ((st = branch_and_bound(&b, err)))
             goto done;

@@ -203,7 +203,7 @@ static int pattern_solve(const nsdae_mlcp *p, const double *z, const double *w, 
                 any |= A[r + (size_t)c * nr] != 0;
             live += any;
         }
-        *square = rank == used && live == used;
+        *square = rank == used && live == used ? (used == nf ? 2 : 1) : 0;
     } else if (square) {
         *square = rank == nf && nr == nf;
     }
@@ -239,6 +239,12 @@ int lcp_pattern_point_ruiz(const nsdae_mlcp *p, const double *z, const double *w
 {
     int determined = 0;
     return pattern_solve(p, z, w, NULL, zp, 0, 2, &determined) == 0 && determined ? 0 : 1;
+}
+
+int lcp_pattern_point_determined(const nsdae_mlcp *p, const int *side, const double *z, double *zp)
+{
+    int determined = 0;
+    return pattern_solve(p, z, NULL, side, zp, 0, 2, &determined) == 0 && determined == 2 ? 0 : 1;
 }
 
 int lcp_pattern_point_given(const nsdae_mlcp *p, const int *side, const double *z, double *zp, int scaled)

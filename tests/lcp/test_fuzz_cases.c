@@ -1149,3 +1149,33 @@ Test(fuzz_cases, the_fast_paths_no_solution_is_decided_by_the_branch_and_bound)
         cr_expect(fabs(z[i] - sol[i]) <= 1e-9 * 1.4e7, "z%d = %.17g, want %.17g", i + 1, z[i], sol[i]);
     cr_expect(z[0] > 0 && z[1] > 0 && z[3] > 0, "z1, z2, z4 = %g, %g, %g must be positive", z[0], z[1], z[3]);
 }
+
+/* crash-d981... (q = 0, four boxes (-inf, 1]):
+ *   w1 = 1e6 z1 + 1e-7 (z3 + z4),  w2 = 1e6 (z1 + z2) + 1e-7 (z3 + z4),  w3 = z1 + 1e6 z2 + 1e-7 z3,
+ *   w4 = 1e-7 (z1 + z2 + z3).
+ * z = 0 solves (every z_i inside its box, every w_i = 0): the least norm is 0. Both calls missed
+ * it: every pattern failed its sign tests in the equilibrated units. Where nothing was found, the
+ * patterns are decided by the exact LP on the caller's data and a determined pattern's point is
+ * taken (enumerate.c exact_points, minnorm.c exact_leaf). */
+Test(fuzz_cases, where_no_pattern_passes_its_sign_tests_the_exact_lp_decides)
+{
+    double M[16] = {1e6, 1e6, 1, 1e-7, 0, 1e6, 1e6, 1e-7, 1e-7, 1e-7, 1e-7, 1e-7, 1e-7, 1e-7, 0, 0};
+    double q[4] = {0}, lo[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY}, hi[4] = {1, 1, 1, 1}, z[4], w[4];
+    nsdae_row_kind kind[4] = {NSDAE_ROW_BOX, NSDAE_ROW_BOX, NSDAE_ROW_BOX, NSDAE_ROW_BOX};
+    nsdae_mlcp p = {4, M, q, kind, lo, hi};
+    minnorm_ok(&p, z, w);
+    for (int i = 0; i < 4; i++)
+        cr_expect(fabs(z[i]) <= 1e-12, "z%d = %.17g, want 0", i + 1, z[i]);
+    nsdae_error err = {0};
+    nsdae_lcp_solution_set *set = NULL;
+    cr_assert_eq(nsdae_lcp_enumerate(&p, &set, &err), NSDAE_OK, "%s", err.message);
+    int at_zero = 0;
+    for (int c = 0; c < set->count; c++) {
+        double big = 0;
+        for (int i = 0; i < 4; i++)
+            big = fmax(big, fabs(set->pieces[c].z[i]));
+        at_zero |= big <= 1e-12;
+    }
+    cr_expect(at_zero, "the enumeration lists %d pieces, none at z = 0", set->count);
+    nsdae_lcp_solution_set_free(set);
+}

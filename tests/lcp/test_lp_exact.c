@@ -70,12 +70,12 @@ Test(lp_exact, an_mlcp_pattern_is_decided_on_the_callers_data)
     double M[1] = {1}, q[1] = {-1};
     nsdae_mlcp p = {1, M, q, NULL, NULL, NULL};
     int free_side[1] = {0}, at_zero[1] = {-1};
-    cr_expect_eq(lcp_pattern_feasible_exact(&p, free_side), 1);
-    cr_expect_eq(lcp_pattern_feasible_exact(&p, at_zero), 0);
+    cr_expect_eq(lcp_pattern_feasible_exact(&p, free_side, NULL), 1);
+    cr_expect_eq(lcp_pattern_feasible_exact(&p, at_zero, NULL), 0);
     double qb[1] = {-1e-30}, lo[1] = {0}, hi[1] = {2};
     nsdae_row_kind kind[1] = {NSDAE_ROW_BOX};
     nsdae_mlcp pb = {1, M, qb, kind, lo, hi};
     int at_hi[1] = {1};
-    cr_expect_eq(lcp_pattern_feasible_exact(&pb, at_hi), 0);
-    cr_expect_eq(lcp_pattern_feasible_exact(&pb, free_side), 1);
+    cr_expect_eq(lcp_pattern_feasible_exact(&pb, at_hi, NULL), 0);
+    cr_expect_eq(lcp_pattern_feasible_exact(&pb, free_side, NULL), 1);
 }
