@@ -108,11 +108,13 @@ static int try_active(int d, int m, const double *H, const double *g, const doub
     for (int c = 0; c < na; c++)
         if (x[d + c] > NSDAE_TOL_SIGN * gsize)
             return 0;
-    for (int i = 0; i < m; i++) {
-        double v = h[i];
-        for (int j = 0; j < d; j++)
+    for (int i = 0; i < m; i++) {   /* each row to tol and to the rounding of its own terms */
+        double v = h[i], terms = fabs(h[i]);
+        for (int j = 0; j < d; j++) {
             v += G[i + (size_t)j * m] * y[j];
-        if (!(v >= -tol))
+            terms += fabs(G[i + (size_t)j * m] * y[j]);
+        }
+        if (!(v >= -tol - NSDAE_TOL_SIGN * terms))
             return 0;
     }
     return 1;

@@ -274,6 +274,66 @@ static void null_space_qp_data(const lcp_reduced *r, const signed char *st, cons
     }
 }
 
+/* Hy made symmetric and positive semidefinite to its rounding: eigenvalues below 64 d eps of the
+ * largest set to 0. Formed as Nn'H Nn, it is neither where H is badly scaled (fuzz inputs of stop 26: Hy(1,2)
+ * = -4.0e-16 against Hy(2,1) = -2.2e-16, Hy(3,3) = -7.3e-18), and no KKT point was found. work:
+ * d x d + d doubles. */
+static void psd_clip(int d, double *Hy)
+{
+    double *V = malloc(sizeof(double) * ((size_t)d * d + d)), *ev = V + (size_t)d * d;
+    if (!V)
+        return;
+    for (int a = 0; a < d; a++)
+        for (int b = 0; b < d; b++)
+            V[a + (size_t)b * d] = 0.5 * (Hy[a + (size_t)b * d] + Hy[b + (size_t)a * d]);
+    if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'V', 'U', d, V, d, ev) != 0) {
+        free(V);
+        return;
+    }
+    double top = fmax(fabs(ev[0]), fabs(ev[d - 1])), cut = 64 * d * 2.220446049250313e-16 * top;
+    for (int a = 0; a < d; a++)
+        for (int b = 0; b < d; b++) {
+            double sum = 0;
+            for (int e = 0; e < d; e++)
+                if (ev[e] > cut)
+                    sum += V[a + (size_t)e * d] * ev[e] * V[b + (size_t)e * d];
+            Hy[a + (size_t)b * d] = sum;
+        }
+    free(V);
+}
+
+/* Is the objective flat along the null directions Nn: each entry of Hy = Nn'H Nn and of gy =
+ * Nn'(H t0 + g) within the rounding (64 k eps) of its own terms, sum |N_ia H_ij N_jb| and
+ * sum |N_ia| (|g_i| + sum_j |H_ij t0_j|)? Against H's largest entry instead, crash-755f... passed
+ * as flat where the objective varies at a scale below it, and minimal norm answered 1e17. */
+static int objective_flat(int k, int d, const lcp_objective *o, const double *Nn, const double *Hy, const double *gy,
+                          const double *t0)
+{
+    double tol = 64 * k * 2.220446049250313e-16;
+    for (int a = 0; a < d; a++) {
+        const double *na = Nn + (size_t)a * k;
+        double gterms = 0;
+        for (int i = 0; i < k; i++) {
+            double gi = fabs(o->g[i]);
+            for (int j = 0; j < k; j++)
+                gi += fabs(o->H[i + (size_t)j * k] * t0[j]);
+            gterms += fabs(na[i]) * gi;
+        }
+        if (!(fabs(gy[a]) <= tol * gterms))
+            return 0;
+        for (int b = 0; b < d; b++) {
+            const double *nb = Nn + (size_t)b * k;
+            double hterms = 0;
+            for (int i = 0; i < k; i++)
+                for (int j = 0; j < k; j++)
+                    hterms += fabs(na[i] * o->H[i + (size_t)j * k] * nb[j]);
+            if (!(fabs(Hy[a + (size_t)b * d]) <= tol * hterms))
+                return 0;
+        }
+    }
+    return 1;
+}
+
 /* The second and third routes for a piece whose QP in t failed, both on the null-space QP above.
  * Second (Siconos' diodeBridge20: a 5-dimensional pattern whose KKT system defeats both Lemkes
  * in t): the KKT Lemke on it, y split as y+ - y-. Third, where that fails too: every set of
@@ -319,14 +379,25 @@ static int nullspace_qp(const lcp_reduced *r, const signed char *st, const lcp_o
             y[c] = ws->Lz[c] - ws->Lz[d + c];
     if (s == 2)
         s = lcp_face_qp(d, m, Hy, gy, G, h, NSDAE_TOL_SIGN * r->scale, y, NULL) == 0 ? 0 : 2;
+    if (s == 2) {   /* again with Hy made positive semidefinite (first as it is: 2 findings need that) */
+        psd_clip(d, Hy);
+        s = lcp_face_qp(d, m, Hy, gy, G, h, NSDAE_TOL_SIGN * r->scale, y, NULL) == 0 ? 0 : 2;
+    }
     if (s == 2) {   /* no KKT point: is the piece empty? a linear program, decided exactly */
         double val, *a0 = Gs;   /* Gs (m x ny) is free now: the rows row-major, then a = 0 */
         for (int i = 0; i < m; i++)
             for (int c = 0; c < d; c++)
                 a0[(size_t)i * d + c] = G[i + (size_t)c * m];
         memset(a0 + (size_t)m * d, 0, sizeof(double) * (size_t)d);
-        if (lcp_lp_max_exact(d, 0, m, a0, h, a0 + (size_t)m * d, y, &val) == 2)
+        int lp = lcp_lp_max_exact(d, 0, m, a0, h, a0 + (size_t)m * d, y, &val);
+        if (lp == 2)
             s = 1;
+        /* Not empty, and the objective flat on the piece to the rounding of its terms (the piece's
+         * directions leave z as it is: Hy and gy are noise, Hy not even symmetric), so that every
+         * point of it is a minimiser: the LP's point is one. 28 of the open fuzz inputs of stop
+         * 26 failed here, d = 2 to 3, Hy ~ 1e-15 beside H ~ 1 */
+        else if (lp == 0 && objective_flat(r->k, d, o, Nn, Hy, gy, t))
+            s = 0;
     }
     if (s == 0)
         for (int c = 0; c < d; c++)

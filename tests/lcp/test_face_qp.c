@@ -62,3 +62,14 @@ Test(face_qp, empty_and_too_many_rows_are_not_solved)
         G13[i] = 1, h13[i] = i;
     cr_expect_eq(lcp_face_qp(1, 13, H, g, G13, h13, 1e-12, y, NULL), 2, "2^13 tries: beyond the bound");
 }
+
+Test(face_qp, an_active_row_is_held_to_its_own_terms)
+{
+    /* min 1/2 y^2 over c y >= 1e12: y = 1e12 / c, where c y - 1e12 carries the rounding of terms
+     * of 1e12 (about 1e-4, of either sign), far beyond the absolute tolerance 0 given here */
+    for (int c = 3; c < 40; c += 2) {
+        double H[] = {1}, g[] = {0}, G[] = {c}, h[] = {-1e12}, y[1];
+        cr_expect_eq(lcp_face_qp(1, 1, H, g, G, h, 0, y, NULL), 0, "c = %d", c);
+        cr_expect(fabs(y[0] - 1e12 / c) <= 1e-15 * 1e12, "c = %d: y = %.17g", c, y[0]);
+    }
+}
