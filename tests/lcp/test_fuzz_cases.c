@@ -977,6 +977,23 @@ Test(fuzz_cases, a_far_solution_is_proved_on_its_balanced_pattern)
                   "z%d = %.17g, want %.17g", i + 1, z[i], sol[i]);
 }
 
+/* The enumeration of p lists a piece at z = 0 (to 1e-12). */
+static void expect_zero_listed(const nsdae_mlcp *p)
+{
+    nsdae_error err = {0};
+    nsdae_lcp_solution_set *set = NULL;
+    cr_assert_eq(nsdae_lcp_enumerate(p, &set, &err), NSDAE_OK, "%s", err.message);
+    int at_zero = 0;
+    for (int c = 0; c < set->count; c++) {
+        double big = 0;
+        for (int i = 0; i < p->size; i++)
+            big = fmax(big, fabs(set->pieces[c].z[i]));
+        at_zero |= big <= 1e-12;
+    }
+    cr_expect(at_zero, "the enumeration lists %d pieces, none at z = 0", set->count);
+    nsdae_lcp_solution_set_free(set);
+}
+
 /* crash-1f14...: q = 0, row 1 a box (-inf, 1], rows 2 to 6 equalities:
  *   w1 = 1e-7 z1 - 1000 z2,  0 = 1e-7 z1 + 1e-11 z2,  0 = 1e-7 z1,  0 = z1,  0 = 0,  0 = -1e-6 z1.
  * z1 = z2 = 0 from rows 4 and 2, w1 = 0: every z with z1 = z2 = 0 solves (z3 to z6 enter no row),
@@ -996,18 +1013,7 @@ Test(fuzz_cases, a_constant_row_within_the_residual_tolerance_is_zero)
     minnorm_ok(&p, z, w);
     for (int i = 0; i < 6; i++)
         cr_expect(fabs(z[i]) <= 1e-12, "z%d = %.17g, want 0", i + 1, z[i]);
-    nsdae_error err = {0};
-    nsdae_lcp_solution_set *set = NULL;
-    cr_assert_eq(nsdae_lcp_enumerate(&p, &set, &err), NSDAE_OK, "%s", err.message);
-    int at_zero = 0;
-    for (int c = 0; c < set->count; c++) {
-        double big = 0;
-        for (int i = 0; i < 6; i++)
-            big = fmax(big, fabs(set->pieces[c].z[i]));
-        at_zero |= big <= 1e-12;
-    }
-    cr_expect(at_zero, "the enumeration lists %d pieces, none at z = 0", set->count);
-    nsdae_lcp_solution_set_free(set);
+    expect_zero_listed(&p);
 }
 
 /* crash-07a4...: rows 1 and 2 complementarity, row 3 an equality, row 4 a box (-inf, 1]:
@@ -1166,16 +1172,5 @@ Test(fuzz_cases, where_no_pattern_passes_its_sign_tests_the_exact_lp_decides)
     minnorm_ok(&p, z, w);
     for (int i = 0; i < 4; i++)
         cr_expect(fabs(z[i]) <= 1e-12, "z%d = %.17g, want 0", i + 1, z[i]);
-    nsdae_error err = {0};
-    nsdae_lcp_solution_set *set = NULL;
-    cr_assert_eq(nsdae_lcp_enumerate(&p, &set, &err), NSDAE_OK, "%s", err.message);
-    int at_zero = 0;
-    for (int c = 0; c < set->count; c++) {
-        double big = 0;
-        for (int i = 0; i < 4; i++)
-            big = fmax(big, fabs(set->pieces[c].z[i]));
-        at_zero |= big <= 1e-12;
-    }
-    cr_expect(at_zero, "the enumeration lists %d pieces, none at z = 0", set->count);
-    nsdae_lcp_solution_set_free(set);
+    expect_zero_listed(&p);
 }
