@@ -274,34 +274,6 @@ static void null_space_qp_data(const lcp_reduced *r, const signed char *st, cons
     }
 }
 
-/* Hy made symmetric and positive semidefinite to its rounding: eigenvalues below 64 d eps of the
- * largest set to 0. Formed as Nn'H Nn, it is neither where H is badly scaled (fuzz inputs of stop 26: Hy(1,2)
- * = -4.0e-16 against Hy(2,1) = -2.2e-16, Hy(3,3) = -7.3e-18), and no KKT point was found. work:
- * d x d + d doubles. */
-static void psd_clip(int d, double *Hy)
-{
-    double *V = malloc(sizeof(double) * ((size_t)d * d + d)), *ev = V + (size_t)d * d;
-    if (!V)
-        return;
-    for (int a = 0; a < d; a++)
-        for (int b = 0; b < d; b++)
-            V[a + (size_t)b * d] = 0.5 * (Hy[a + (size_t)b * d] + Hy[b + (size_t)a * d]);
-    if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'V', 'U', d, V, d, ev) != 0) {
-        free(V);
-        return;
-    }
-    double top = fmax(fabs(ev[0]), fabs(ev[d - 1])), cut = 64 * d * 2.220446049250313e-16 * top;
-    for (int a = 0; a < d; a++)
-        for (int b = 0; b < d; b++) {
-            double sum = 0;
-            for (int e = 0; e < d; e++)
-                if (ev[e] > cut)
-                    sum += V[a + (size_t)e * d] * ev[e] * V[b + (size_t)e * d];
-            Hy[a + (size_t)b * d] = sum;
-        }
-    free(V);
-}
-
 /* Is the objective flat along the null directions Nn: each entry of Hy = Nn'H Nn and of gy =
  * Nn'(H t0 + g) within the rounding (64 k eps) of its own terms, sum |N_ia H_ij N_jb| and
  * sum |N_ia| (|g_i| + sum_j |H_ij t0_j|)? Against H's largest entry instead, crash-755f... passed
@@ -379,10 +351,6 @@ static int nullspace_qp(const lcp_reduced *r, const signed char *st, const lcp_o
             y[c] = ws->Lz[c] - ws->Lz[d + c];
     if (s == 2)
         s = lcp_face_qp(d, m, Hy, gy, G, h, NSDAE_TOL_SIGN * r->scale, y, NULL) == 0 ? 0 : 2;
-    if (s == 2) {   /* again with Hy made positive semidefinite (first as it is: 2 findings need that) */
-        psd_clip(d, Hy);
-        s = lcp_face_qp(d, m, Hy, gy, G, h, NSDAE_TOL_SIGN * r->scale, y, NULL) == 0 ? 0 : 2;
-    }
     if (s == 2) {   /* no KKT point: is the piece empty? a linear program, decided exactly */
         double val, *a0 = Gs;   /* Gs (m x ny) is free now: the rows row-major, then a = 0 */
         for (int i = 0; i < m; i++)
