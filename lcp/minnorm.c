@@ -43,6 +43,9 @@ typedef struct bnb {
     int dropped;          /* a leaf's piece was dropped whose dimension needed a clamp retry (qp.c) */
     int exact_empty;      /* a node the KKT Lemke finds empty is confirmed by the exact LP */
     const lcp_std *s;     /* the standard form (its pairs, for a leaf's caller sides) */
+    int beyond_spread;    /* the data spread beyond 2^NSDAE_SPREAD_MAX_LOG2 (-1: not asked yet): "no
+                           * solution" is refused anyway, so no exact LP is asked (GLPK took 140 ms
+                           * an LP on such data) */
     double *pv, *pr;      /* m: v_i(t), r_i(t) at the node's relaxation point (pair_values) */
 } bnb;
 
@@ -95,6 +98,13 @@ static int point_ok(bnb *b, const double *t)
     int ok = lcp_accept_or_polish(b->p, b->orig, b->zbuf, b->wbuf);
     b->polished = ok && memcmp(b->zraw, b->zbuf, bytes) != 0;
     return ok;
+}
+
+static int beyond_spread(bnb *b)
+{
+    if (b->beyond_spread < 0)
+        b->beyond_spread = lcp_spread_exceeds(b->p, NSDAE_SPREAD_MAX_LOG2);
+    return b->beyond_spread;
 }
 
 /* Does the leaf pattern st have a solution on the caller's data (lcp_pattern_feasible_exact)? */
@@ -455,7 +465,7 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
                 /* uncertain only if the leaf's pattern has a solution on the caller's own data,
                  * decided exactly: crash-5990... (no solution) was refused here as "not certain" */
                 if (b->ws->clamp_retried)
-                    b->dropped |= !b->orig || leaf_pattern_exact(b, pc.st) != 0;
+                    b->dropped |= beyond_spread(b) || !b->orig || leaf_pattern_exact(b, pc.st) != 0;
                 continue;
             }
             candidate(b, checked_objective(b, pc.fval), pc.flat);
@@ -803,6 +813,7 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
     double *t = lcp_arena_doubles(&ar, (size_t)k + 1);
     b.r = &r;
     b.s = &s;
+    b.beyond_spread = -1;   /* asked when needed (spread.c allocates: not on a stepper's path) */
     b.ar = &ar;
     b.pieces.ar = &ar;   /* counting every step of a stepper: nothing allocated once warm */
     b.counting = counting;
@@ -878,7 +889,7 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
      * Only then: GLPK's rational simplex at every node would cost the steppers' searches that
      * find a solution, and allocate. crash-9a01...: (-1e8, 0, 0, 0, 0, 0) solves, 1e8 beyond
      * the data's scale, and the root was pruned as empty. */
-    if (!isfinite(b.best) && !b.dropped && m <= LCP_EXACT_EMPTY_MAX_M) {
+    if (!isfinite(b.best) && !b.dropped && m <= LCP_EXACT_EMPTY_MAX_M && !beyond_spread(&b)) {
         b.exact_empty = 1;
         if ((st = branch_and_bound(&b, err)))
             goto done;
