@@ -116,8 +116,9 @@ typedef struct lcp_lemke_ws {
 
 int lcp_lemke_ws_init(lcp_lemke_ws *ws, int cap, lcp_arena *ar);
 /* Siconos' lexicographic Lemke on a dense LCP (siconos.c), the second route when ours hits its
- * pivot limit: 0 solved (z), 2 anything else (never a proof of infeasibility). Guarded, never
- * aborts; refuses matrices whose entries span more than 2^200. */
+ * pivot limit: 0 solved (z), 2 anything else (never a proof of infeasibility), 3 its assert()
+ * fired and was caught (glibc has printed the assertion line). Guarded, never aborts; refuses
+ * matrices whose entries span more than 2^200. */
 int lcp_siconos_lemke_raw(int N, const double *M, const double *q, double *z);
 int lcp_lemke(int N, const double *M, const double *q, double *z, lcp_lemke_ws *ws);
 
@@ -159,6 +160,7 @@ typedef struct lcp_qp_ws {
     double *Hy, *gy;
     double *rows, *rhs;    /* scratch constraint rows in t space */
     int ray_second_route;  /* 1: a ray termination of our Lemke is not trusted either (see qp.c) */
+    int siconos_aborted;   /* Siconos' Lemke asserted once in this call: not asked again (one line) */
     int clamp_retried;     /* set by lcp_poly_dimension when a clamp QP was decided by its retry (qp.c) */
     int L;                 /* the KKT LCP's largest size */
     lcp_arena *ar;         /* the call's arena (the workspace lives in it) */

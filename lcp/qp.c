@@ -22,6 +22,7 @@ int lcp_qp_ws_init(lcp_qp_ws *ws, const lcp_reduced *r, int extra_eq, lcp_arena 
         return -1;
     ws->ray_second_route = 0;
     ws->clamp_retried = 0;
+    ws->siconos_aborted = 0;
     ws->L = L;
     ws->ar = ar;
     ws->rescale = NULL;
@@ -245,8 +246,10 @@ int lcp_qp_solve(const lcp_reduced *r, const signed char *st, const double *H, c
     /* Our pivot limit, or a final basis too ill conditioned to trust, on a degenerate node (a
      * rank-deficient pattern of Siconos' diodeBridge20 made the whole call give up): Siconos'
      * Lemke, with its own tie-breaking, is the second route, judged by the same test. */
-    int second = status == 2 || (status == 1 && ws->ray_second_route);
-    if (second && (lcp_siconos_lemke_raw(L, LM, Lq, ws->Lz) != 0 || !lcp_kkt_feasible(ny, nc, G, h, ws->Lz)))
+    int second = (status == 2 || (status == 1 && ws->ray_second_route)) && !ws->siconos_aborted;
+    int sic = second ? lcp_siconos_lemke_raw(L, LM, Lq, ws->Lz) : 2;
+    ws->siconos_aborted |= sic == 3;
+    if (second && (sic != 0 || !lcp_kkt_feasible(ny, nc, G, h, ws->Lz)))
         return status;
     if (second)
         status = 0;

@@ -20,6 +20,7 @@
 #include <lapacke.h>
 #include <math.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,14 +42,46 @@ static int guarded_mlcp_driver(MixedLinearComplementarityProblem *p, double *z, 
  * driver's post-check divides the error by ||q|| and compares it with the tolerance, which
  * rejects valid answers when q is tiny (a resting stack: 1.15e-12 against 1e-12 at step 1791 of a
  * 50-bead column; Siconos' lcp_tobenna: 3.5e-12). Our per-row check (check.c) decides instead. */
+/* Siconos' Lemke asserts where its ratio test finds no blocking row (lcp_lexicolemke.c:316,
+ * "block <0": a ray it does not report), and Debian builds it with assertions on, so that
+ * assert() ends the process. Fuzzing reached it (crash-bd5a...) through the second route of a
+ * node QP (qp.c). The call runs with SIGABRT caught and taken back here by siglongjmp, as
+ * Siconos' own fatal errors are by its jump buffer (a global too: one thread at a time). What
+ * is lost: glibc's assertion line on stderr, printed before abort(), and what Siconos had
+ * allocated for that call. */
+static sigjmp_buf abort_jump;
+static volatile sig_atomic_t abort_armed;
+
+static void on_abort(int sig)
+{
+    (void)sig;
+    if (abort_armed)
+        siglongjmp(abort_jump, 1);
+}
+
 static int guarded_lcp_lemke(LinearComplementarityProblem *p, double *z, double *w, SolverOptions *o, int *info)
 {
-    if (setjmp(*sn_get_jmp_buf())) {
-        sn_release_jmp_buf();
+    struct sigaction catch_abort = {0}, previous;
+    catch_abort.sa_handler = on_abort;
+    sigemptyset(&catch_abort.sa_mask);
+    if (sigaction(SIGABRT, &catch_abort, &previous) != 0)
+        return -1;
+    if (sigsetjmp(abort_jump, 1)) {
+        abort_armed = 0;
+        sigaction(SIGABRT, &previous, NULL);
         return -1;
     }
+    if (setjmp(*sn_get_jmp_buf())) {
+        sn_release_jmp_buf();
+        abort_armed = 0;
+        sigaction(SIGABRT, &previous, NULL);
+        return -1;
+    }
+    abort_armed = 1;
     lcp_lexicolemke(p, z, w, info, o);
+    abort_armed = 0;
     sn_release_jmp_buf();
+    sigaction(SIGABRT, &previous, NULL);
     return 0;
 }
 
@@ -78,13 +111,13 @@ int lcp_siconos_lemke_raw(int N, const double *M, const double *q, double *z)
     lp.size = N;
     lp.M = Mc ? NM_create_from_data(NM_DENSE, N, N, Mc) : NULL;
     lp.q = qc;
-    int info = 1;
+    int info = 1, aborted = 0;
     if (Mc && qc && w && o && lp.M && entries_span_ok_raw(N, M)) {
         memcpy(Mc, M, sizeof(double) * (size_t)N * N);
         memcpy(qc, q, sizeof(double) * (size_t)N);
         numerics_set_verbose(0);
         if (guarded_lcp_lemke(&lp, z, w, o, &info))
-            info = 1;
+            info = 1, aborted = 1;
     }
     if (o) {
         solver_options_delete(o);
@@ -95,7 +128,7 @@ int lcp_siconos_lemke_raw(int N, const double *M, const double *q, double *z)
     free(Mc);
     free(qc);
     free(w);
-    return info == 0 ? 0 : 2;
+    return info == 0 ? 0 : aborted ? 3 : 2;
 }
 
 static const char *fatal_msg(void)
