@@ -42,6 +42,7 @@ typedef struct bnb {
     int branched;         /* children were pushed: the node being branched is no longer the root */
     int dropped;          /* a leaf's piece was dropped whose dimension needed a clamp retry (qp.c) */
     int exact_empty;      /* a node the KKT Lemke finds empty is confirmed by the exact LP */
+    int exact_found;      /* a candidate came from exact_leaf: its leaf is no piece of the count */
     const lcp_std *s;     /* the standard form (its pairs, for a leaf's caller sides) */
     int beyond_spread;    /* the data spread beyond 2^NSDAE_SPREAD_MAX_LOG2 (-1: not asked yet): "no
                            * solution" is refused anyway, so no exact LP is asked (GLPK took 140 ms
@@ -457,8 +458,10 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
                 /* the second search (no solution found) asks the exact LP of an empty leaf too:
                  * its sign tests are the equilibrated units' (crash-d981...: q = 0, so z = 0
                  * solves, and every leaf was rejected) */
-                if (b->exact_empty && exact_leaf(b, st))
+                if (b->exact_empty && exact_leaf(b, st)) {
                     candidate(b, lcp_objective_at_z(b->spec, b->r->size, b->zbuf, b->wraw), 0);
+                    b->exact_found = 1;
+                }
                 continue;
             }
             if (!leaf_point_ok(b, pc.t, pc.st)) {
@@ -926,6 +929,8 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
         for (int i = 0; i < b.pieces.n; i++)
             if (b.pieces.v[i].dim > 0)
                 res.nsol = -1;
+        if (b.exact_found)   /* leaves the pieces missed were decided by the exact LP: unknown */
+            res.nsol = 0;
     }
 finish:   /* the caller's wrapper (workspace.c) checks the answer on the original data */
     lcp_caller_w(p, z, w);

@@ -189,8 +189,10 @@ typedef struct nsdae_minnorm_spec {
 typedef struct nsdae_minnorm_result {
     double objective;        /* the minimal value */
     int unique;              /* 1 if the minimiser (in z) is unique */
-    long nsol;               /* with count_solutions: number of distinct solutions, -1 for a continuum;
-                                otherwise 1 when uniqueness of the whole solution was proven, 0 if unknown */
+    long nsol;               /* with count_solutions: number of distinct solutions, -1 for a continuum,
+                                0 if unknown (too many rows, or a search whose pieces missed solutions
+                                that the exact LP then found); otherwise 1 when uniqueness of the
+                                whole solution was proven, 0 if unknown */
     long nodes;              /* branch-and-bound nodes explored */
     long leaves;             /* full patterns whose piece was examined */
 } nsdae_minnorm_result;
