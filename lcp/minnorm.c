@@ -151,7 +151,8 @@ static int leaf_point_ok(bnb *b, const double *t, const signed char *st)
         return 0;
     lcp_caller_sides(b->s, st, side);
     for (int scaled = 0; scaled < 2; scaled++) {
-        if (lcp_pattern_point_given(b->p, side, b->zraw, zp, scaled) == 0 && lcp_origin_accepts(b->orig, b->p, zp, b->wbuf)) {
+        if (lcp_pattern_point_given(b->p, side, b->zraw, zp, scaled) == 0 &&
+            lcp_origin_accepts(b->orig, b->p, zp, b->wbuf)) {
             memcpy(b->zbuf, zp, sizeof(double) * (size_t)N);
             b->polished = 1;
             return 1;

@@ -315,7 +315,8 @@ static int nullspace_qp(const lcp_reduced *r, const signed char *st, const lcp_o
                         const double *Nn, double *t, lcp_qp_ws *ws)
 {
     int k = r->k, m = r->m, d = k - rank, ny = 2 * d, L = ny + m;
-    double *buf = malloc(sizeof(double) * ((size_t)k * d + (size_t)d * d + 2 * (size_t)d + (size_t)m * (ny + d) + m + 1));
+    size_t nbuf = (size_t)k * d + (size_t)d * d + 2 * (size_t)d + (size_t)m * (ny + d) + m + 1;
+    double *buf = malloc(sizeof(double) * nbuf);
     if (!buf)
         return 2;
     double *HN = buf, *Hy = HN + (size_t)k * d, *gy = Hy + (size_t)d * d, *G = gy + d, *Gs = G + (size_t)m * d,

@@ -47,7 +47,7 @@ static int guarded_mlcp_driver(MixedLinearComplementarityProblem *p, double *z, 
  * assert() ends the process. Fuzzing reached it (crash-bd5a...) through the second route of a
  * node QP (qp.c). The call runs with SIGABRT caught and taken back here by siglongjmp, as
  * Siconos' own fatal errors are by its jump buffer (a global too: one thread at a time). What
- * is lost: glibc's assertion line on stderr, printed before abort(), and what Siconos had
+ * is lost: glibc's assertion line on stderr, printed before the signal, and what Siconos had
  * allocated for that call. */
 static sigjmp_buf abort_jump;
 static volatile sig_atomic_t abort_armed;

@@ -20,6 +20,16 @@ static nsdae_minnorm_result minnorm_ok(const nsdae_mlcp *p, double *z, double *w
     return res;
 }
 
+/* Minimal norm answers p with z = 0 (to 1e-12). */
+static void expect_answer_zero(const nsdae_mlcp *p)
+{
+    double z[6], w[6];
+    minnorm_ok(p, z, w);
+    for (int i = 0; i < p->size; i++)
+        cr_expect(fabs(z[i]) <= 1e-12, "z%d = %.17g, want 0", i + 1, z[i]);
+}
+
+
 /* crash-3192...: the LCP (all rows complementarity)
  *   w1 = z1 + 1e9 z4 + 1e-7,  w2 = 1e-7 z3 - 1e-6 z4,  w3 = 1e-7 (z3 + z4) - 1000,  w4 = 1e-7 (z3 + z4) + 1.
  * z3 = z4 = 0 gives w3 = -1000 < 0, so z3 or z4 > 0. z4 > 0 needs w4 = 0, impossible (w4 >= 1 for
@@ -906,13 +916,11 @@ Test(fuzz_cases, a_one_ended_box_is_measured_in_its_end)
 Test(fuzz_cases, a_variable_in_one_tiny_term_is_left_at_zero)
 {
     double M[25] = {1, 0, 1e6, 0, 0, -3, -1e-6, 0, 0, 0, 1e6, 0, 0, 0, 0, 0, 0, 1e-7, 0, 0, 0, 0, 0, 0, 0};
-    double q[5] = {0}, lo[5] = {0, 0, -INFINITY, -1, -1}, hi[5] = {0, 0, 1, INFINITY, 0}, z[5], w[5];
+    double q[5] = {0}, lo[5] = {0, 0, -INFINITY, -1, -1}, hi[5] = {0, 0, 1, INFINITY, 0};
     nsdae_row_kind kind[5] = {NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_BOX, NSDAE_ROW_BOX,
                               NSDAE_ROW_BOX};
     nsdae_mlcp p = {5, M, q, kind, lo, hi};
-    minnorm_ok(&p, z, w);
-    for (int i = 0; i < 5; i++)
-        cr_expect(fabs(z[i]) <= 1e-12, "z%d = %.17g, want 0", i + 1, z[i]);
+    expect_answer_zero(&p);
 }
 
 /* crash-ba94... (spread 2^0): rows 1, 2 complementarity, 3 equality, 4 a box z4 in (-inf, 1]:
@@ -924,12 +932,10 @@ Test(fuzz_cases, a_variable_in_one_tiny_term_is_left_at_zero)
 Test(fuzz_cases, a_ray_from_zero_is_answered_at_zero)
 {
     double M[16] = {0, 0, 0, -1, 0, 0, 1e-7, 1e-7, 1e-7, 1e14, 1e-7, 0, 0, 0, 1, 0};
-    double q[4] = {0, 1e-7, 0, 0}, lo[4] = {0, 0, 0, -INFINITY}, hi[4] = {0, 0, 0, 1}, z[4], w[4];
+    double q[4] = {0, 1e-7, 0, 0}, lo[4] = {0, 0, 0, -INFINITY}, hi[4] = {0, 0, 0, 1};
     nsdae_row_kind kind[4] = {NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_EQUALITY, NSDAE_ROW_BOX};
     nsdae_mlcp p = {4, M, q, kind, lo, hi};
-    minnorm_ok(&p, z, w);
-    for (int i = 0; i < 4; i++)
-        cr_expect(fabs(z[i]) <= 1e-12, "z%d = %.17g, want 0", i + 1, z[i]);
+    expect_answer_zero(&p);
 }
 
 /* crash-7092... (spread 2^5.8): as crash-ba94... with q = (0, 0, 1e-3, -3) and row 4
@@ -1006,13 +1012,11 @@ Test(fuzz_cases, a_constant_row_within_the_residual_tolerance_is_zero)
     double col1[6] = {1e-7, 1e-7, 1e-7, 1, 0, -1e-6}, col2[6] = {-1000, 1e-11, 0, 0, 0, 0};
     for (int i = 0; i < 6; i++)
         M[i] = col1[i], M[i + 6] = col2[i];
-    double q[6] = {0}, lo[6] = {-INFINITY, 0, 0, 0, 0, 0}, hi[6] = {1, 0, 0, 0, 0, 0}, z[6], w[6];
+    double q[6] = {0}, lo[6] = {-INFINITY, 0, 0, 0, 0, 0}, hi[6] = {1, 0, 0, 0, 0, 0};
     nsdae_row_kind kind[6] = {NSDAE_ROW_BOX, NSDAE_ROW_EQUALITY, NSDAE_ROW_EQUALITY,
                               NSDAE_ROW_EQUALITY, NSDAE_ROW_EQUALITY, NSDAE_ROW_EQUALITY};
     nsdae_mlcp p = {6, M, q, kind, lo, hi};
-    minnorm_ok(&p, z, w);
-    for (int i = 0; i < 6; i++)
-        cr_expect(fabs(z[i]) <= 1e-12, "z%d = %.17g, want 0", i + 1, z[i]);
+    expect_answer_zero(&p);
     expect_zero_listed(&p);
 }
 
@@ -1044,12 +1048,10 @@ Test(fuzz_cases, a_leaf_consistent_within_tolerance_is_solved_in_its_null_space)
 Test(fuzz_cases, the_answer_is_minimised_on_its_own_piece_in_the_callers_units)
 {
     double M[16] = {1e-7, 1e-7, -1, -1, 1e6, 1, 1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
-    double q[4] = {0}, lo[4] = {0, -1, 0, -1}, hi[4] = {0, 0, 0, 0}, z[4], w[4];
+    double q[4] = {0}, lo[4] = {0, -1, 0, -1}, hi[4] = {0, 0, 0, 0};
     nsdae_row_kind kind[4] = {NSDAE_ROW_EQUALITY, NSDAE_ROW_BOX, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_BOX};
     nsdae_mlcp p = {4, M, q, kind, lo, hi};
-    minnorm_ok(&p, z, w);
-    for (int i = 0; i < 4; i++)
-        cr_expect(fabs(z[i]) <= 1e-12, "z%d = %.17g, want 0", i + 1, z[i]);
+    expect_answer_zero(&p);
 }
 
 /* crash-6da2... (all complementarity, entries 1e-3 but for the diagonal of rows 3 to 6):
@@ -1166,11 +1168,9 @@ Test(fuzz_cases, the_fast_paths_no_solution_is_decided_by_the_branch_and_bound)
 Test(fuzz_cases, where_no_pattern_passes_its_sign_tests_the_exact_lp_decides)
 {
     double M[16] = {1e6, 1e6, 1, 1e-7, 0, 1e6, 1e6, 1e-7, 1e-7, 1e-7, 1e-7, 1e-7, 1e-7, 1e-7, 0, 0};
-    double q[4] = {0}, lo[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY}, hi[4] = {1, 1, 1, 1}, z[4], w[4];
+    double q[4] = {0}, lo[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY}, hi[4] = {1, 1, 1, 1};
     nsdae_row_kind kind[4] = {NSDAE_ROW_BOX, NSDAE_ROW_BOX, NSDAE_ROW_BOX, NSDAE_ROW_BOX};
     nsdae_mlcp p = {4, M, q, kind, lo, hi};
-    minnorm_ok(&p, z, w);
-    for (int i = 0; i < 4; i++)
-        cr_expect(fabs(z[i]) <= 1e-12, "z%d = %.17g, want 0", i + 1, z[i]);
+    expect_answer_zero(&p);
     expect_zero_listed(&p);
 }
