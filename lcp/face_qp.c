@@ -66,7 +66,23 @@ static int kkt_solve(int n, const double *K, const double *rhs, double *x, doubl
     return 0;
 }
 
-/* The KKT point of the active rows act[0..na): 1 found (y), 0 not a KKT point. */
+/* Every row of G y + h >= 0 at y, each to tol and to the rounding of its own terms. */
+static int rows_hold(int d, int m, const double *G, const double *h, const double *y, double tol)
+{
+    for (int i = 0; i < m; i++) {
+        double v = h[i], terms = fabs(h[i]);
+        for (int j = 0; j < d; j++) {
+            v += G[i + (size_t)j * m] * y[j];
+            terms += fabs(G[i + (size_t)j * m] * y[j]);
+        }
+        if (!(v >= -tol - NSDAE_TOL_SIGN * terms))
+            return 0;
+    }
+    return 1;
+}
+
+/* The KKT point of the active rows act[0..na): 1 found (y), 0 not a KKT point, -1 not decided
+ * (the KKT system solved too inaccurately to tell). */
 static int try_active(int d, int m, const double *H, const double *g, const double *G, const double *h,
                       const double *sv, const double *sr, const int *act, int na, double tol, double *y,
                       double *K, double *rhs, double *x, double *work, int *ipiv)
@@ -88,7 +104,7 @@ static int try_active(int d, int m, const double *H, const double *g, const doub
         rhs[d + c] = -sr[i] * h[i];
     }
     if (kkt_solve(n, K, rhs, x, work, ipiv) != 0)
-        return 0;
+        return -1;
     for (int j = 0; j < d; j++)
         y[j] = sv[j] * x[j];
     /* stationarity and the active rows, each to its own terms */
@@ -100,7 +116,7 @@ static int try_active(int d, int m, const double *H, const double *g, const doub
             terms += fabs(K[a + (size_t)b * n] * x[b]);
         }
         if (fabs(s) > NSDAE_TOL_RESIDUAL * terms)
-            return 0;
+            return -1;
         if (a < d)
             gsize = fmax(gsize, terms);
     }
@@ -108,16 +124,121 @@ static int try_active(int d, int m, const double *H, const double *g, const doub
     for (int c = 0; c < na; c++)
         if (x[d + c] > NSDAE_TOL_SIGN * gsize)
             return 0;
-    for (int i = 0; i < m; i++) {   /* each row to tol and to the rounding of its own terms */
-        double v = h[i], terms = fabs(h[i]);
-        for (int j = 0; j < d; j++) {
-            v += G[i + (size_t)j * m] * y[j];
-            terms += fabs(G[i + (size_t)j * m] * y[j]);
+    return rows_hold(d, m, G, h, y, tol);
+}
+
+/* lcp_lstsq, refined twice on the residual summed in long double (as kkt_solve): a solution of
+ * size 1e12 from a system of condition 1e9 otherwise missed its rows by 1e-9 of their terms.
+ * work: rows + cols doubles. Returns the rank, -1 on LAPACK failure. */
+static int lstsq_refined(int rows, int cols, const double *A, const double *b, double *x, double *N, double *work)
+{
+    double resid, *res = work, *dx = work + rows;
+    int rank = lcp_lstsq(rows, cols, A, b, x, &resid, N);
+    for (int it = 0; it < 2 && rank >= 0; it++) {
+        for (int a = 0; a < rows; a++) {
+            long double s = b[a];
+            for (int c = 0; c < cols; c++)
+                s -= (long double)A[a + (size_t)c * rows] * x[c];
+            res[a] = (double)s;
         }
-        if (!(v >= -tol - NSDAE_TOL_SIGN * terms))
-            return 0;
+        if (lcp_lstsq(rows, cols, A, res, dx, &resid, NULL) < 0)
+            return -1;
+        for (int c = 0; c < cols; c++)
+            x[c] += dx[c];
     }
-    return 1;
+    return rank;
+}
+
+/* The same KKT point by the null-space method, where the whole KKT system was solved too
+ * inaccurately: y0 the active rows' minimal-norm solution and Z their null space (lcp_lstsq), the
+ * objective minimised along Z, then the multipliers from stationarity, each by least squares on a
+ * system of G's or H's scale alone. crash-ae3a... (fuzzing): rows -9.8e-10 y1 -/+ 0.707 y2 - 1.9
+ * >= 0 fix y1 = -1.95e9 (a point z1 = 1e12 of the caller's), with multipliers 7.6e12 against
+ * H11 = 3.8e-6; the KKT matrix mixing those lost stationarity (residual 0.0016 on terms 0.0016),
+ * while the two rows alone have condition 1e9. Balanced units as try_active's. 1 found (y), 0 not
+ * a KKT point, -1 out of memory or LAPACK failed. */
+static int try_null_space(int d, int m, const double *H, const double *g, const double *G, const double *h,
+                          const double *sv, const double *sr, const int *act, int na, double tol, double *y)
+{
+    size_t dd = (size_t)d * d;
+    double *buf = malloc(sizeof(double) * (4 * dd + 2 * (size_t)na * d + 8 * (size_t)d + 4 * (size_t)na));
+    if (!buf)
+        return -1;
+    double *Hb = buf, *Z = Hb + dd, *Hr = Z + dd, *HZ = Hr + dd, *A = HZ + dd, *At = A + (size_t)na * d,
+           *yb = At + (size_t)na * d, *gb = yb + d, *r = gb + d, *u = r + d, *gr = u + d, *lam = gr + d,
+           *b = lam + na, *work = b + na;
+    int out = -1, rank = 0;
+    for (int a = 0; a < d; a++) {
+        gb[a] = sv[a] * g[a];
+        for (int c = 0; c < d; c++)
+            Hb[a + (size_t)c * d] = sv[a] * H[a + (size_t)c * d] * sv[c];
+    }
+    for (int c = 0; c < na; c++) {
+        for (int j = 0; j < d; j++)
+            A[c + (size_t)j * na] = At[j + (size_t)c * d] = sr[act[c]] * G[act[c] + (size_t)j * m] * sv[j];
+        b[c] = -sr[act[c]] * h[act[c]];
+    }
+    if (na > 0 && (rank = lstsq_refined(na, d, A, b, yb, Z, work)) < 0)
+        goto done;
+    if (na == 0) {   /* no active row: y0 = 0, Z the identity */
+        memset(yb, 0, sizeof(double) * (size_t)d);
+        memset(Z, 0, sizeof(double) * dd);
+        for (int a = 0; a < d; a++)
+            Z[a + (size_t)a * d] = 1;
+    }
+    int nz = d - rank;
+    if (nz > 0) {   /* Z'Hb Z u = -Z'(Hb y0 + gb) */
+        for (int a = 0; a < d; a++)
+            r[a] = gb[a] + lcp_dot(d, Hb + a, d, yb, 1);
+        for (int e = 0; e < nz; e++)
+            for (int a = 0; a < d; a++)
+                HZ[a + (size_t)e * d] = lcp_dot(d, Hb + a, d, Z + (size_t)e * d, 1);
+        for (int e = 0; e < nz; e++) {
+            gr[e] = -lcp_dot(d, Z + (size_t)e * d, 1, r, 1);
+            for (int f = 0; f < nz; f++)
+                Hr[e + (size_t)f * nz] = lcp_dot(d, Z + (size_t)e * d, 1, HZ + (size_t)f * d, 1);
+        }
+        if (lstsq_refined(nz, nz, Hr, gr, u, NULL, work) < 0)
+            goto done;
+        for (int a = 0; a < d; a++)
+            yb[a] += lcp_dot(nz, Z + a, d, u, 1);
+    }
+    out = 0;
+    /* stationarity Hb yb + gb = Gb_A' lam, lam >= 0, each row to its own terms */
+    for (int a = 0; a < d; a++)
+        r[a] = gb[a] + lcp_dot(d, Hb + a, d, yb, 1);
+    if (na > 0 && lstsq_refined(d, na, At, r, lam, NULL, work) < 0) {
+        out = -1;
+        goto done;
+    }
+    double gsize = 0;
+    for (int a = 0; a < d; a++) {
+        double s = r[a], terms = fabs(gb[a]);
+        for (int c = 0; c < d; c++)
+            terms += fabs(Hb[a + (size_t)c * d] * yb[c]);
+        for (int c = 0; c < na; c++) {
+            s -= At[a + (size_t)c * d] * lam[c];
+            terms += fabs(At[a + (size_t)c * d] * lam[c]);
+        }
+        if (fabs(s) > NSDAE_TOL_RESIDUAL * terms)
+            goto done;
+        gsize = fmax(gsize, terms);
+    }
+    for (int c = 0; c < na; c++) {   /* the active rows hold as equalities */
+        double v = -b[c], terms = fabs(b[c]);
+        for (int j = 0; j < d; j++) {
+            v += A[c + (size_t)j * na] * yb[j];
+            terms += fabs(A[c + (size_t)j * na] * yb[j]);
+        }
+        if (fabs(v) > NSDAE_TOL_RESIDUAL * terms || lam[c] < -NSDAE_TOL_SIGN * gsize)
+            goto done;
+    }
+    for (int j = 0; j < d; j++)
+        y[j] = sv[j] * yb[j];
+    out = rows_hold(d, m, G, h, y, tol);
+done:
+    free(buf);
+    return out;
 }
 
 int lcp_face_qp(int d, int m, const double *H, const double *g, const double *G, const double *h, double tol,
@@ -150,7 +271,12 @@ int lcp_face_qp(int d, int m, const double *H, const double *g, const double *G,
                     usable &= sr[i] > 0;
                     act[c++] = i;
                 }
-            if (usable && try_active(d, m, H, g, G, h, sv, sr, act, na, tol, y, K, rhs, x, work, ipiv))
+            if (!usable)
+                continue;
+            int found = try_active(d, m, H, g, G, h, sv, sr, act, na, tol, y, K, rhs, x, work, ipiv);
+            if (found < 0)
+                found = try_null_space(d, m, H, g, G, h, sv, sr, act, na, tol, y);
+            if (found > 0)
                 st = 0;
         }
     if (!ar) {

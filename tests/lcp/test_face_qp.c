@@ -73,3 +73,18 @@ Test(face_qp, an_active_row_is_held_to_its_own_terms)
         cr_expect(fabs(y[0] - 1e12 / c) <= 1e-15 * 1e12, "c = %d: y = %.17g", c, y[0]);
     }
 }
+
+Test(face_qp, a_vertex_far_out_is_found_from_its_rows_alone)
+{
+    /* A leaf piece of crash-ae3a... (tests/fuzz/findings/lcp), its numbers rounded:
+     * min 1/2 (4e-6 y1^2 + y2^2) over -1e-9 y1 - 0.7 y2 - 2 >= 0, -1e-9 y1 + 0.7 y2 - 2 >= 0,
+     * -y1 >= 0. The first two rows sum to -2e-9 y1 - 4 >= 0: y1 <= -2e9, and the objective
+     * grows with |y1|, so the minimiser is their vertex y = (-2e9, 0), multipliers
+     * 4e-6 * 2e9 / 2e-9 = 4e12 each. The whole KKT matrix, mixing H11 = 4e-6 with those
+     * multipliers, lost stationarity; the rows alone have condition 1e9. */
+    double H[] = {4e-6, 0, 0, 1}, g[] = {0, 0};
+    double G[] = {-1e-9, -1e-9, -1, -0.7, 0.7, 0}, h[] = {-2, -2, 0}, y[2];
+    cr_assert_eq(lcp_face_qp(2, 3, H, g, G, h, 1e-10, y, NULL), 0);
+    cr_expect(fabs(y[0] + 2e9) <= 1e-12 * 2e9, "y1 = %.17g, want -2e9", y[0]);
+    cr_expect(fabs(y[1]) <= 1e-6, "y2 = %.17g, want 0", y[1]);
+}
