@@ -109,6 +109,23 @@ static nsdae_status prepare(nsdae_lcp_workspace *ws, const nsdae_mlcp *p, nsdae_
  * for that reason had 2.4e13 to 7.9e28; Siconos' BuckConverter has 1.8e12 and gains nothing. */
 #define OWN_PIECE_SPREAD 1e13
 
+/* Does z = 0 solve p with the objective 0 there: then nothing is lower, whatever the search
+ * found. The branch and bound, in equilibrated units, can miss it where the data spans many
+ * scales: fuzzing's crash-ae3a... (q = 0, entries from 1e-6 to 1e6, every box holding 0) was
+ * refused with "linear algebra failed on a leaf pattern". z = 0 is checked as any answer is (w = q
+ * on the caller's rows), so an equality row with q_i = 1e-14 is not taken for zero. zs, ws: N
+ * doubles of scratch each, left at z = 0, w = q. */
+static int zero_is_minimal(const nsdae_lcp_workspace *ws, const nsdae_mlcp *p, const nsdae_minnorm_spec *spec,
+                           double *zs, double *ws_)
+{
+    int N = p->size;
+    memset(zs, 0, sizeof(double) * (size_t)N);
+    if (lcp_objective_at_z(spec, N, zs, ws_) != 0)
+        return 0;
+    memcpy(ws_, p->q, sizeof(double) * (size_t)N);
+    return lcp_checked_violation(p, ws->cmax, ws->rsum, zs, ws_) <= NSDAE_TOL_RESIDUAL;
+}
+
 nsdae_status nsdae_lcp_minnorm_ws(nsdae_lcp_workspace *ws, const nsdae_mlcp *p, const nsdae_minnorm_spec *spec,
                                   double *z, double *w, nsdae_minnorm_result *result, nsdae_error *err)
 {
@@ -185,6 +202,19 @@ nsdae_status nsdae_lcp_minnorm_ws(nsdae_lcp_workspace *ws, const nsdae_mlcp *p, 
                 res.objective = lcp_objective_at_z(spec, N, z, ws->zs);
             lcp_arena_reset(&ws->arena);
         }
+    }
+    /* a refusal, "no solution" or an answer above zero where z = 0 solves at objective 0; the
+     * fast path's answers are exact minima of every pattern */
+    if (!fast && (st == NSDAE_OK ? res.objective > 0 : st == NSDAE_NO_SOLUTION || st == NSDAE_NUMERICAL) &&
+        zero_is_minimal(ws, p, spec, ws->zo, ws->wo)) {
+        nsdae_error_clear(err);
+        st = NSDAE_OK;
+        memcpy(z, ws->zo, sizeof(double) * (size_t)N);
+        memcpy(w, ws->wo, sizeof(double) * (size_t)N);
+        res.objective = 0;
+        res.unique = !(spec && spec->k > 0 && spec->k < N);   /* |z| = 0 only at 0; a part of z can be 0 elsewhere */
+        if (res.nsol == 1)   /* the search's verdict missed this solution */
+            res.nsol = 0;
     }
     /* "no solution" only where every decision behind it was certain (lcp.h, the contract) */
     if (st == NSDAE_NO_SOLUTION && lcp_spread_exceeds(p, NSDAE_SPREAD_MAX_LOG2))

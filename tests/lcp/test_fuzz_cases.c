@@ -1174,3 +1174,26 @@ Test(fuzz_cases, where_no_pattern_passes_its_sign_tests_the_exact_lp_decides)
     expect_answer_zero(&p);
     expect_zero_listed(&p);
 }
+
+/* crash-7233... (q = 0): rows 1 to 4 and 6 equalities, row 5 a box z5 in (-inf, 1]; s = z3 + z4 + z5:
+ *   w1 = 1e-7 (s + z6),  w2 = -z1 + 1e-7 s,  w3 = 1e6 z1 + 1e-7 s,  w4 = 2 z1 + z2 + 1e-7 s,
+ *   w5 = 2 z1 + 1e-7 s + 10 z6,  w6 = 1e-7 (z2 + z3 + z5) + 3 z4 - z6.
+ * Rows 2 and 3 give z1 = 0 and s = 0, row 4 z2 = 0, row 1 z6 = 0, row 6 (3 - 1e-7) z4 = 0; so
+ * w5 = 0 and the solutions are the segment (0, 0, -t, 0, t, 0), t <= 1, minimal at t = 0, where
+ * z = 0 solves at norm 0. The branch and bound answered its end t = 1 (|z|^2 = 2). */
+Test(fuzz_cases, where_zero_solves_the_answer_is_zero)
+{
+    double M[36] = {0};
+    double q[6] = {0}, lo[6] = {0, 0, 0, 0, -INFINITY, 0}, hi[6] = {0, 0, 0, 0, 1, 0};
+    nsdae_row_kind kind[6] = {NSDAE_ROW_EQUALITY, NSDAE_ROW_EQUALITY, NSDAE_ROW_EQUALITY,
+                              NSDAE_ROW_EQUALITY, NSDAE_ROW_BOX, NSDAE_ROW_EQUALITY};
+    for (int j = 2; j < 5; j++)   /* 1e-7 s in rows 1 to 5 */
+        for (int i = 0; i < 5; i++)
+            M[i + 6 * j] = 1e-7;
+    M[0 + 6 * 5] = 1e-7;                                   /* row 1: + 1e-7 z6 */
+    M[1 + 6 * 0] = -1, M[2 + 6 * 0] = 1e6, M[3 + 6 * 0] = 2, M[4 + 6 * 0] = 2;   /* z1 */
+    M[3 + 6 * 1] = 1, M[4 + 6 * 5] = 10;                   /* row 4: z2; row 5: 10 z6 */
+    M[5 + 6 * 1] = 1e-7, M[5 + 6 * 2] = 1e-7, M[5 + 6 * 3] = 3, M[5 + 6 * 4] = 1e-7, M[5 + 6 * 5] = -1;
+    nsdae_mlcp p = {6, M, q, kind, lo, hi};
+    expect_answer_zero(&p);
+}
