@@ -396,7 +396,19 @@ nsdae_status lcp_fast_minnorm(const lcp_fast *f, const nsdae_mlcp *ps, const lcp
             if (lcp_same_point(N, cs[p].x, cd->x))
                 dup = p;
         if (dup >= 0) {   /* the same point seen from two patterns */
-            cs[dup].flat |= cd->flat;
+            /* "the same" to a tolerance of (1 + |x|) in the equilibrated units: the one of lower
+             * objective stands for both. crash-209b... (fuzzing): (0, 3.9e-10, 0) and the line's
+             * minimiser (0, 1.95e-10, 1.95e-10) merged, and the first, of twice the norm, was
+             * answered */
+            if (cd->f < cs[dup].f) {
+                int flat = cs[dup].flat | cd->flat;
+                cs[dup] = *cd;
+                cs[dup].flat = flat;
+                if (cs[dup].f < cs[best].f)
+                    best = dup;
+            } else {
+                cs[dup].flat |= cd->flat;
+            }
             continue;
         }
         if (best < 0 || cd->f < cs[best].f)

@@ -1197,3 +1197,22 @@ Test(fuzz_cases, where_zero_solves_the_answer_is_zero)
     nsdae_mlcp p = {6, M, q, kind, lo, hi};
     expect_answer_zero(&p);
 }
+
+/* crash-209b... (fast path: two complementarity rows and an equality):
+ *   w1 = 3 z1 + 1e-7 (z2 + z3) + 3,  w2 = -1e-14 z1 + 1e-7 (z2 + z3) - 1e-14 = 0,
+ *   w3 = 1e-7 (z1 + z2 + z3) - 1e-14.
+ * w1 > 0 for z >= 0 near the solutions, so z1 = 0; row 2 gives z2 + z3 = 1e-7, so w3 = 0 and
+ * z3 >= 0 is free: the solutions are (0, 1e-7 - t, t), t >= 0, of minimal norm at t = 5e-8.
+ * The fast path merged its corner t = 0 and the line's minimiser as one point (they differ by
+ * 1e-10 in its equilibrated units) and answered the corner, |z|^2 = 1e-14, twice the minimum. */
+Test(fuzz_cases, of_two_points_merged_the_lower_objective_stands)
+{
+    double M[9] = {3, -1e-14, 1e-7, 1e-7, 1e-7, 1e-7, 1e-7, 1e-7, 1e-7};
+    double q[3] = {3, -1e-14, -1e-14}, z[3], w[3];
+    nsdae_row_kind kind[3] = {NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_EQUALITY, NSDAE_ROW_COMPLEMENTARITY};
+    nsdae_mlcp p = {3, M, q, kind, NULL, NULL};
+    minnorm_ok(&p, z, w);
+    cr_expect(z[0] == 0, "z1 = %.17g", z[0]);
+    cr_expect(fabs(z[1] - 5e-8) <= 1e-9 * 5e-8 && fabs(z[2] - 5e-8) <= 1e-9 * 5e-8, "z2 = %.17g, z3 = %.17g, want 5e-8",
+              z[1], z[2]);
+}
