@@ -90,6 +90,20 @@ int lcp_own_piece_minimiser(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec,
     int rank = ne > 0 ? lcp_lstsq(ne, nf, A, b, u0, &resid, Nn) : 0;
     if (rank < 0)
         goto done;
+    /* entries at the rounding of the balanced solve are zeros: a component that the rows fix at 0
+     * (crash-eb99...: z3 = z4 = 0 on the piece, both at a corner) came out as u0 = 1.9e-22 and
+     * -6.3e-23 with null-space entries -7.9e-14 and 1.4e-14, and balanced to unit rows, its sign
+     * rows said y <= 2.4e-9 and y >= 4.4e-9: an empty piece. Nn's columns are orthonormal here. */
+    double umax = 0;
+    for (int e = 0; e < nf && ne > 0; e++)
+        umax = fmax(umax, fabs(u0[e]));
+    for (int e = 0; e < nf && ne > 0; e++) {
+        if (fabs(u0[e]) <= NSDAE_TOL_RANK * umax)
+            u0[e] = 0;
+        for (int c = 0; c < nf - rank; c++)
+            if (fabs(Nn[e + (size_t)c * nf]) <= NSDAE_TOL_RANK)
+                Nn[e + (size_t)c * nf] = 0;
+    }
     for (int e = 0; e < nf && ne > 0; e++) {   /* back to z: z_F = dc (u0 + Nn y) */
         u0[e] *= dc[e];
         for (int c = 0; c < nf - rank; c++)

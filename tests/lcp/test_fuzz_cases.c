@@ -1216,3 +1216,27 @@ Test(fuzz_cases, of_two_points_merged_the_lower_objective_stands)
     cr_expect(fabs(z[1] - 5e-8) <= 1e-9 * 5e-8 && fabs(z[2] - 5e-8) <= 1e-9 * 5e-8, "z2 = %.17g, z3 = %.17g, want 5e-8",
               z[1], z[2]);
 }
+
+/* crash-eb99...: row 1 a box z1 in (-inf, 1], rows 2 to 4 complementarity, row 5 an equality;
+ * a = -1000 z1 + 1e-7 (z5 + 1):
+ *   w1 = a - 1000 z2,  w2 = a - 1000 z2 - 0.5 z3,  w3 = a - 1e-14 z3,  w4 = a + 0.5 z4,
+ *   w5 = a + 1e-7 z4 = 0.
+ * Row 5 gives a = -1e-7 z4, so w4 = (0.5 - 1e-7) z4 and z4 w4 = 0 gives z4 = 0, a = 0; then
+ * w3 = -1e-14 z3 >= 0 gives z3 = 0, w2 = -1000 z2 >= 0 gives z2 = 0, and w1 = 0 leaves z1 free
+ * in its box: the solutions are 1000 z1 = 1e-7 (1 + z5), z1 <= 1, of minimal norm at
+ * z5 = -1e-20 / (1 + 1e-20), z1 = 1e-10: |z|^2 = 1e-20. The answer's own piece was read as empty
+ * (rounding in its null space where z3 = z4 = 0) and z5 = 1.3e-8 stayed (|z|^2 = 1.7e-16). */
+Test(fuzz_cases, the_own_piece_keeps_the_zeros_its_rows_fix)
+{
+    double M[25] = {-1000, -1000, -1000, -1000, -1000, -1000, -1000, 0, 0, 0, 0, -0.5, -1e-14, 0, 0,
+                    0, 0, 0, 0.5, 1e-7, 1e-7, 1e-7, 1e-7, 1e-7, 1e-7};
+    double q[5] = {1e-7, 1e-7, 1e-7, 1e-7, 1e-7}, lo[5] = {-INFINITY, 0, 0, 0, 0}, hi[5] = {1, 0, 0, 0, 0};
+    double z[5], w[5];
+    nsdae_row_kind kind[5] = {NSDAE_ROW_BOX, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_COMPLEMENTARITY,
+                              NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_EQUALITY};
+    nsdae_mlcp p = {5, M, q, kind, lo, hi};
+    minnorm_ok(&p, z, w);
+    cr_expect(fabs(z[0] - 1e-10) <= 1e-6 * 1e-10, "z1 = %.17g, want 1e-10", z[0]);
+    for (int i = 1; i < 5; i++)
+        cr_expect(fabs(z[i]) <= 1e-15, "z%d = %.17g, want 0 (to 1e-15)", i + 1, z[i]);
+}
