@@ -87,8 +87,14 @@ int lcp_own_piece_minimiser(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec,
      * have determinant 1 - 1e-6 but singular values down to 1e-18 of the largest as they are */
     double resid, *dc = scratch;
     lcp_equilibrate_ruiz(ne, nf, A, b, dc);
-    int rank = ne > 0 ? lcp_lstsq(ne, nf, A, b, u0, &resid, Nn) : 0;
-    if (rank < 0)
+    /* a square system of good condition (the usual unique point, d = 0) by LU, as polish.c's
+     * pattern_solve: the SVD was half of this function's cost on Siconos' lcp_trivial */
+    int *ipiv = lcp_arena_alloc_uninit(ar, sizeof(int) * n), rank;
+    if (!ipiv)
+        goto done;
+    if (ne == nf && lcp_solve_square(nf, A, b, u0, Hy, ipiv) == 0)
+        rank = nf;
+    else if ((rank = ne > 0 ? lcp_lstsq(ne, nf, A, b, u0, &resid, Nn) : 0) < 0)
         goto done;
     /* entries at the rounding of the balanced solve are zeros: a component that the rows fix at 0
      * (crash-eb99...: z3 = z4 = 0 on the piece, both at a corner) came out as u0 = 1.9e-22 and

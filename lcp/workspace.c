@@ -108,6 +108,12 @@ static nsdae_status prepare(nsdae_lcp_workspace *ws, const nsdae_mlcp *p, nsdae_
  * objective within 1e3 eps of the rest at like magnitudes: fuzzing's answers that were not minimal
  * for that reason had 2.4e13 to 7.9e28; Siconos' BuckConverter has 1.8e12 and gains nothing. */
 #define OWN_PIECE_SPREAD 1e13
+/* Up to this size the answer's own piece is minimised again whatever the spread: an ill-
+ * conditioned pattern's point, found in reduced coordinates, can pass every caller row and still
+ * be off (crash-daba...: z4 = -2.32925 where its pattern's point, the unique solution, has
+ * -2.32558; crash-091a..., crash-2bd4..., crash-a264... likewise, at spreads 1 to 28). The cost
+ * is one small dense solve: about 7 us on Siconos' lcp_trivial. */
+#define OWN_PIECE_SMALL_N 12
 
 /* Does z = 0 solve p with the objective 0 there: then nothing is lower, whatever the search
  * found. The branch and bound, in equilibrated units, can miss it where the data spans many
@@ -197,7 +203,7 @@ nsdae_status nsdae_lcp_minnorm_ws(nsdae_lcp_workspace *ws, const nsdae_mlcp *p, 
                 lcp_snap_to_ends(p, ws->cmax, ws->rsum, z, w, scratch, scratch + N);
             lcp_arena_reset(&ws->arena);
         }
-        if (st == NSDAE_OK && !fast && spread > OWN_PIECE_SPREAD) {
+        if (st == NSDAE_OK && !fast && (spread > OWN_PIECE_SPREAD || N <= OWN_PIECE_SMALL_N)) {
             if (lcp_minimise_on_own_piece(p, spec, ws->cmax, ws->rsum, z, w, &ws->arena))
                 res.objective = lcp_objective_at_z(spec, N, z, ws->zs);
             lcp_arena_reset(&ws->arena);

@@ -1240,3 +1240,24 @@ Test(fuzz_cases, the_own_piece_keeps_the_zeros_its_rows_fix)
     for (int i = 1; i < 5; i++)
         cr_expect(fabs(z[i]) <= 1e-15, "z%d = %.17g, want 0 (to 1e-15)", i + 1, z[i]);
 }
+
+/* crash-daba...: rows 1 and 4 equalities, row 2 a box z2 in [-1, inf), row 3 complementarity:
+ *   w1 = 3 z1 + 1e-7 (z3 + z4 + 1) = 0,  w2 = w1 + 1e-7 z2,  w3 = 1e6 z1 + 1e-7 (z3 + z4),
+ *   w4 = -2 z1 - 0.5 z2 + 1e-7 z3 + 5e-9 z4 + 1e-7 = 0.
+ * w2 = 1e-7 z2 with z2 >= -1: z2 = 0 (at lo, w2 = -1e-7 < 0). With z3 = 0, row 1 gives
+ * z1 = -1e-7 (z4 + 1) / 3 and row 4 z4 = -5e-7 / 2.15e-7 = -100/43, so z1 = 1e-7 * 19/43 and
+ * w3 = 0.044 > 0; z3 > 0 would need w3 = 0, which rows 1 and 4 leave negative. The unique
+ * solution (1e-7 * 19/43, 0, 0, -100/43) was answered as (4.4308e-8, -5.3e-10, 0, -2.32925):
+ * every row within its tolerance, the point 0.16 % off, |z|^2 5.4254 against 5.4083. */
+Test(fuzz_cases, an_ill_conditioned_unique_point_is_solved_on_its_own_pattern)
+{
+    double M[16] = {3, 3, 1e6, -2, 0, 1e-7, 0, -0.5, 1e-7, 1e-7, 1e-7, 1e-7, 1e-7, 1e-7, 1e-7, 5e-9};
+    double q[4] = {1e-7, 1e-7, 0, 1e-7}, lo[4] = {0, -1, 0, 0}, hi[4] = {0, INFINITY, 0, 0}, z[4], w[4];
+    nsdae_row_kind kind[4] = {NSDAE_ROW_EQUALITY, NSDAE_ROW_BOX, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_EQUALITY};
+    nsdae_mlcp p = {4, M, q, kind, lo, hi};
+    minnorm_ok(&p, z, w);
+    double want[4] = {1e-7 * 19 / 43, 0, 0, -100.0 / 43};
+    cr_expect(fabs(z[0] - want[0]) <= 1e-9 * want[0], "z1 = %.17g, want %.17g", z[0], want[0]);
+    cr_expect(fabs(z[1]) <= 1e-15 && fabs(z[2]) <= 1e-15, "z2 = %.17g, z3 = %.17g, want 0", z[1], z[2]);
+    cr_expect(fabs(z[3] - want[3]) <= 1e-9 * fabs(want[3]), "z4 = %.17g, want %.17g", z[3], want[3]);
+}
