@@ -128,8 +128,19 @@ static int exact_leaf(bnb *b, const signed char *st)
     if (!side || !z || !zc || !b->orig)
         return 0;
     lcp_caller_sides(b->s, st, side);
-    if (lcp_pattern_feasible_exact(b->p, side, z) != 1 || lcp_pattern_point_determined(b->p, side, z, zc) != 0 ||
-        !lcp_origin_accepts(b->orig, b->p, zc, b->wbuf))
+    if (lcp_pattern_feasible_exact(b->p, side, z) != 1)
+        return 0;
+    /* the pattern's point where its rows determine it; else its minimal-norm least-squares point
+     * (as leaf_point_ok), else the exact LP's own: crash-cf03... has its unique solution
+     * (-3.3e8, -1e8, 0, 0) up to z3, which enters no row, and was answered "no solution" */
+    int ok = lcp_pattern_point_determined(b->p, side, z, zc) == 0 && lcp_origin_accepts(b->orig, b->p, zc, b->wbuf);
+    for (int scaled = 0; scaled < 2 && !ok; scaled++)
+        ok = lcp_pattern_point_given(b->p, side, z, zc, scaled) == 0 && lcp_origin_accepts(b->orig, b->p, zc, b->wbuf);
+    if (!ok) {
+        memcpy(zc, z, sizeof(double) * (size_t)N);
+        ok = lcp_origin_accepts(b->orig, b->p, zc, b->wbuf);
+    }
+    if (!ok)
         return 0;
     memcpy(b->zbuf, zc, sizeof(double) * (size_t)N);
     b->polished = 1;
@@ -466,6 +477,14 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
                 continue;
             }
             if (!leaf_point_ok(b, pc.t, pc.st)) {
+                /* the second search asks the exact LP here too: crash-cf03... (a box row and three
+                 * equalities, the solution 1e8 out) had its one feasible leaf's point fail the
+                 * caller's rows and was answered "no solution" */
+                if (b->exact_empty && exact_leaf(b, pc.st)) {
+                    candidate(b, lcp_objective_at_z(b->spec, b->r->size, b->zbuf, b->wraw), 0);
+                    b->exact_found = 1;
+                    continue;
+                }
                 /* uncertain only if the leaf's pattern has a solution on the caller's own data,
                  * decided exactly: crash-5990... (no solution) was refused here as "not certain" */
                 if (b->ws->clamp_retried)

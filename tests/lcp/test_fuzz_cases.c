@@ -1261,3 +1261,29 @@ Test(fuzz_cases, an_ill_conditioned_unique_point_is_solved_on_its_own_pattern)
     cr_expect(fabs(z[1]) <= 1e-15 && fabs(z[2]) <= 1e-15, "z2 = %.17g, z3 = %.17g, want 0", z[1], z[2]);
     cr_expect(fabs(z[3] - want[3]) <= 1e-9 * fabs(want[3]), "z4 = %.17g, want %.17g", z[3], want[3]);
 }
+
+/* crash-214c...: rows 1 and 6 boxes (z1 in [-1, 0], z6 in [-1, 1]), 2 and 4 complementarity, 3 and
+ * 5 equalities:
+ *   w1 = -3 z2 - z3 - 1e-6 z4 + 1e6 z5 - z6 + 0.5,  w2 = 0.5 z1 + 0.001 z3 - 1e-6 z6 + 1,
+ *   w3 = -1e-6 z1 - 0.5 z2 = 0,  w4 = 2 z1 + 10 z2 + 3 z3 + 0.5 z4 + 0.5,
+ *   w5 = -1000 z1 - 2 z2 - 3 z4 + 3 z6 - 0.5 = 0,  w6 = z1 + 1e6 z2 + 0.5 z3 + 0.001 z5 + 2 z6 + 2.
+ * z1 < 0 would make z2 = -2e-6 z1 > 0, so w2 = 0 and z1 = -2 - 0.002 z3 + ... >= -1 needs
+ * z3 <= -500. With z1 = z2 = 0: row 5 gives z6 = z4 + 1/6; z4 = 0 leaves w4 = 3 z3 + 0.5 >= 0 and
+ * (z6 inside its box, w6 = 0) z5 = -1000 (0.5 z3 + 7/3), whose norm falls as z3 falls down to
+ * its end z3 = -1/6: z = (0, 0, -1/6, 0, -2250, 1/6), w1 = -2.25e9 (z1 at hi). z4 > 0 (w4 = 0)
+ * makes |z5| = 1000 (23/12 z4 + 9/4) larger. Minimal norm said "no solution": its one feasible
+ * leaf's point failed the rows, and the exact LP's search asked only the empty leaves. */
+Test(fuzz_cases, the_exact_search_asks_a_leaf_whose_point_failed)
+{
+    double M[36] = {0, 0.5, -1e-6, 2, -1000, 1, -3, 0, -0.5, 10, -2, 1e6, -1, 0.001, 0, 3, 0, 0.5,
+                    -1e-6, 0, 0, 0.5, -3, 0, 1e6, 0, 0, 0, 0, 0.001, -1, -1e-6, 0, 0, 3, 2};
+    double q[6] = {0.5, 1, 0, 0.5, -0.5, 2}, lo[6] = {-1, 0, 0, 0, 0, -1}, hi[6] = {0, 0, 0, 0, 0, 1};
+    double z[6], w[6];
+    nsdae_row_kind kind[6] = {NSDAE_ROW_BOX, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_EQUALITY,
+                              NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_EQUALITY, NSDAE_ROW_BOX};
+    nsdae_mlcp p = {6, M, q, kind, lo, hi};
+    minnorm_ok(&p, z, w);
+    double want[6] = {0, 0, -1.0 / 6, 0, -2250, 1.0 / 6};
+    for (int i = 0; i < 6; i++)
+        cr_expect(fabs(z[i] - want[i]) <= 1e-9 * (1 + fabs(want[i])), "z%d = %.17g, want %.17g", i + 1, z[i], want[i]);
+}
