@@ -10,6 +10,7 @@
  * rows gives the answer to rounding (residual 0 there). */
 #include "internal.h"
 
+#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,38 @@ void lcp_pattern_sides(const nsdae_mlcp *p, const double *z, const double *w, in
     }
 }
 
+/* Are the rows A x = b (rows x cols, lda = rows) consistent, decided on the data: for every
+ * dependency among the rows (a left null vector y of A, entries at the rank cut taken as zeros),
+ * y'b within NSDAE_TOL_RESIDUAL of sum |y_i b_i|, the size of the right-hand sides it combines.
+ * Not the least-squares residual against |b| or the terms at its point: crash-499e...'s rows
+ * 1e-7 (z1 + z2 + z3) = -1e-7 and = 0 contradict by a residual of size one of their own, hidden
+ * next to a row of 1e14. 1 consistent, 0 not, -1 allocation or LAPACK failure. */
+static int rows_consistent(int rows, int cols, const double *A, const double *b)
+{
+    int mn = rows < cols ? rows : cols;
+    double *buf = malloc(sizeof(double) * ((size_t)rows * cols + (size_t)rows * rows + 2 * (size_t)mn + 1));
+    if (!buf)
+        return -1;
+    double *a = buf, *u = a + (size_t)rows * cols, *sv = u + (size_t)rows * rows, *superb = sv + mn, vt;
+    memcpy(a, A, sizeof(double) * (size_t)rows * cols);
+    int ok = -1;
+    if (LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'A', 'N', rows, cols, a, rows, sv, u, rows, &vt, 1, superb) == 0) {
+        ok = 1;
+        for (int c = lcp_svd_rank(sv, mn); c < rows && ok; c++) {
+            const double *y = u + (size_t)c * rows;   /* unit norm */
+            double yb = 0, size = 0;
+            for (int r = 0; r < rows; r++)
+                if (fabs(y[r]) > NSDAE_TOL_RANK) {
+                    yb += y[r] * b[r];
+                    size += fabs(y[r] * b[r]);
+                }
+            ok = fabs(yb) <= NSDAE_TOL_RESIDUAL * size;
+        }
+    }
+    free(buf);
+    return ok;
+}
+
 /* Solving on a pattern, shared by polishing and by re-solving a far point: the pattern of (z, w)
  * (w NULL: computed here) or the one given (lcp_active_side's values per row), the fixed components exactly at their ends in zp, the free ones moved
  * by the minimal-norm least-squares solution of the rows that must vanish, starting from z's own
@@ -189,7 +222,11 @@ static int pattern_solve(const nsdae_mlcp *p, const double *z, const double *w, 
     int rank = nr == nf && nf > 0 && lcp_solve_square(nf, A, b, dz, wf + n, side + 2 * n) == 0
                    ? nf
                    : lcp_lstsq(nr, nf, A, b, dz, &resid, NULL);
-    if (square && scaled == 2) {   /* square and full rank once zero rows and columns are left out */
+    if (square && scaled == 2) {
+        /* full rank once zero rows and columns are left out, and square, or overdetermined and
+         * consistent (rows_consistent). crash-cf03...: rows 1e-7 z4 = 0 and -1e-6 z4 = 0 both
+         * fix z4, and its solution 1e8 out was refused when no other re-solve of its pattern
+         * was accurate */
         int used = 0, live = 0;
         for (int c = 0; c < nf; c++) {
             int any = 0;
@@ -203,7 +240,8 @@ static int pattern_solve(const nsdae_mlcp *p, const double *z, const double *w, 
                 any |= A[r + (size_t)c * nr] != 0;
             live += any;
         }
-        *square = rank == used && live == used ? (used == nf ? 2 : 1) : 0;
+        int consistent = live == used || (live > used && rows_consistent(nr, nf, A, b) == 1);
+        *square = rank == used && live >= used && consistent ? (used == nf ? 2 : 1) : 0;
     } else if (square) {
         *square = rank == nf && nr == nf;
     }

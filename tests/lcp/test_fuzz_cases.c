@@ -1287,3 +1287,21 @@ Test(fuzz_cases, the_exact_search_asks_a_leaf_whose_point_failed)
     for (int i = 0; i < 6; i++)
         cr_expect(fabs(z[i] - want[i]) <= 1e-9 * (1 + fabs(want[i])), "z%d = %.17g, want %.17g", i + 1, z[i], want[i]);
 }
+
+/* crash-cf03...: rows 1, 3, 4 equalities, row 2 a box z2 in (-inf, 1]:
+ *   w1 = 1e-7 z2 + 10 = 0,  w2 = -3 z1 + 10 z2 + 1e-7 z4,  w3 = 1e-7 z4 = 0,  w4 = -1e-6 z4 = 0.
+ * z2 = -1e8 (inside its box, so w2 = 0), z4 = 0, z1 = 10 z2 / 3, and z3 enters no row: the
+ * solutions are (-1e9/3, -1e8, z3, 0), minimal at z3 = 0. Its terms (1e9) are far beyond q's
+ * (10), so lcp/check.c re-solves its pattern; rows 3 and 4 both fix z4, an overdetermined
+ * system that the Ruiz-balanced re-solve refused, and minimal norm said "no solution". */
+Test(fuzz_cases, an_overdetermined_consistent_pattern_proves_a_far_point)
+{
+    double M[16] = {0, -3, 0, 0, 1e-7, 10, 0, 0, 0, 0, 0, 0, 0, 1e-7, 1e-7, -1e-6};
+    double q[4] = {10, 0, 0, 0}, lo[4] = {0, -INFINITY, 0, 0}, hi[4] = {0, 1, 0, 0}, z[4], w[4];
+    nsdae_row_kind kind[4] = {NSDAE_ROW_EQUALITY, NSDAE_ROW_BOX, NSDAE_ROW_EQUALITY, NSDAE_ROW_EQUALITY};
+    nsdae_mlcp p = {4, M, q, kind, lo, hi};
+    minnorm_ok(&p, z, w);
+    cr_expect(fabs(z[0] + 1e9 / 3) <= 1e-9 * 1e9 / 3, "z1 = %.17g, want -1e9/3", z[0]);
+    cr_expect(fabs(z[1] + 1e8) <= 1e-9 * 1e8, "z2 = %.17g, want -1e8", z[1]);
+    cr_expect(fabs(z[2]) <= 1e-6 && fabs(z[3]) <= 1e-12, "z3 = %.17g, z4 = %.17g, want 0", z[2], z[3]);
+}
