@@ -181,6 +181,46 @@ static int exact_points(const nsdae_mlcp *p, const lcp_std *s, const lcp_reduced
     return 0;
 }
 
+/* A pattern whose piece the reduced coordinates could not examine (lcp_piece_examine failed):
+ * its piece minimised in the scaled problem's own coordinates (own_piece.c) and listed with that
+ * point once it passes the caller's rows, or skipped where the exact LP finds it empty (as
+ * minimal norm's leaves, minnorm.c). Its directions are not known here: D is zero, so the merge
+ * compares it by its point. 1 decided, 0 not, -1 out of memory. */
+static int own_coordinates_piece(const nsdae_mlcp *p, const nsdae_mlcp *ps, const lcp_std *s, const lcp_reduced *r,
+                                 const nsdae_minnorm_spec *sspec, const double *dr, const double *dc, double alpha,
+                                 const signed char *pat, lcp_piece_list *l, lcp_arena *ar)
+{
+    int N = p->size, k = r->k, dim = 0;
+    int *side = lcp_arena_alloc(ar, sizeof(int) * (size_t)N);
+    double *zn = lcp_arena_doubles(ar, (size_t)N), *zc = lcp_arena_doubles(ar, (size_t)N),
+           *w = lcp_arena_doubles(ar, (size_t)N), resid;
+    if (ar->failed)
+        return -1;
+    lcp_caller_sides(s, pat, side);
+    if (!lcp_piece_minimiser(ps, sspec, side, zn, &dim, ar))
+        return lcp_pattern_feasible_exact(p, side, NULL) == 0;
+    lcp_scale_z_to_caller(N, dc, alpha, zn, zc);
+    lcp_caller_w(p, zc, w);
+    if (!(lcp_scaled_violation(p, dr, dc, zc, w) <= NSDAE_TOL_RESIDUAL))
+        return lcp_pattern_feasible_exact(p, side, NULL) == 0;
+    lcp_piece pc = {0};
+    pc.st = lcp_arena_alloc(ar, (size_t)r->m + 1);
+    pc.t = lcp_arena_doubles(ar, (size_t)k + 1);
+    pc.z = lcp_arena_doubles(ar, (size_t)N);
+    pc.D = lcp_arena_doubles(ar, (size_t)k * dim + 1);
+    if (ar->failed)
+        return -1;
+    memcpy(pc.st, pat, (size_t)r->m);
+    memcpy(pc.z, zn, sizeof(double) * (size_t)N);
+    for (int j = 0; j < N; j++)   /* t of the point: z = Z t + z0 */
+        w[j] = zn[j] - r->z0[j];
+    if (k > 0 && lcp_lstsq(N, k, r->Z, w, pc.t, &resid, NULL) < 0)
+        return -1;
+    pc.dim = dim;
+    pc.fval = lcp_objective_at_z(sspec, N, zn, zc);
+    return lcp_piece_list_push(l, &pc) ? -1 : 1;
+}
+
 /* An empty list is said only where every pattern's rejection was certain (lcp.h, the contract):
  * above the spread bound a pattern can be consistent by an entry below another's rounding. */
 static nsdae_status uncertain_empty(nsdae_error *err)
@@ -268,8 +308,16 @@ nsdae_status nsdae_lcp_enumerate(const nsdae_mlcp *p, nsdae_lcp_solution_set **o
         int f = lcp_piece_examine(&r, pat, &o, &pc, &ws, &ar);
         visited++;
         if (f < 0) {
-            st = nsdae_error_set(err, NSDAE_NUMERICAL, "enumerate: linear algebra failed on pattern %llu", mask);
-            goto done;
+            int own = own_coordinates_piece(p, &ps, &s, &r, &sspec, dr, dc, alpha, pat, &list, &ar);
+            if (own < 0) {
+                st = nsdae_error_set(err, NSDAE_NOMEM, "enumerate: out of memory");
+                goto done;
+            }
+            if (own == 0) {
+                st = nsdae_error_set(err, NSDAE_NUMERICAL, "enumerate: linear algebra failed on pattern %llu", mask);
+                goto done;
+            }
+            continue;
         }
         if (f == 1 && lcp_piece_list_push(&list, &pc)) {
             st = nsdae_error_set(err, NSDAE_NOMEM, "enumerate: out of memory");

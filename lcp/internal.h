@@ -377,6 +377,12 @@ int lcp_minimise_on_own_piece(const nsdae_mlcp *p, const nsdae_minnorm_spec *spe
  * face_qp takes, or no KKT point). */
 int lcp_own_piece_minimiser(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, const double *z, const double *w,
                             double *zn, lcp_arena *ar);
+/* The objective's minimiser over the piece of the pattern side (lcp_active_side's -1 at lo or 0,
+ * +1 at hi, 0 free with w = 0) of p, in p's units, unchecked: 1 found (zn, and the piece's
+ * dimension in *dim if not NULL), 0 not. The route of a leaf whose QP in reduced coordinates
+ * failed (minnorm.c, enumerate.c). */
+int lcp_piece_minimiser(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, const int *side, double *zn, int *dim,
+                        lcp_arena *ar);
 
 /* ---- solving on the answer's own pattern (polish.c) ----------------------------------------- */
 /* The pattern of (z, w) row by row: lcp_active_side's -1, 0, +1, and -2 or +2 for a row at a

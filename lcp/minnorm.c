@@ -431,6 +431,31 @@ static void warm_children(signed char *acts, const signed char *act, int top, in
     memcpy(a2 + len, a2, (size_t)len);
 }
 
+/* A leaf whose piece the reduced coordinates could not minimise (lcp_piece_examine failed): its
+ * pattern's piece minimised in the problem's own coordinates (own_piece.c), the point a candidate
+ * once it passes the caller's rows; or the leaf dropped where the exact LP finds its pattern
+ * empty. 1 decided, 0 not (the caller refuses). In stop 27's fuzzing this failure was 13 of the
+ * 15 inputs of a 10-minute run: where box rows split into two pairs, the piece's QP in t has a
+ * singular H and constraints 1e-9 apart in scale. */
+static int leaf_in_own_coordinates(bnb *b, const signed char *st)
+{
+    int N = b->r->size, dim = 0;
+    int *side = lcp_arena_alloc(b->ar, sizeof(int) * (size_t)N);
+    double *zn = lcp_arena_doubles(b->ar, (size_t)N);
+    if (!side || !zn || !b->orig)
+        return 0;
+    lcp_caller_sides(b->s, st, side);
+    if (lcp_piece_minimiser(b->p, b->spec, side, zn, &dim, b->ar) &&
+        lcp_origin_accepts(b->orig, b->p, zn, b->wbuf)) {
+        memcpy(b->zbuf, zn, sizeof(double) * (size_t)N);
+        b->polished = 1;
+        candidate(b, lcp_objective_at_z(b->spec, N, b->zbuf, b->wraw), 0);
+        b->exact_found = 1;   /* no piece of the count */
+        return 1;
+    }
+    return lcp_pattern_feasible_exact(b->p, side, NULL) == 0;
+}
+
 static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
 {
     const lcp_reduced *r = b->r;
@@ -459,8 +484,10 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
                 return nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
             b->ws->clamp_retried = 0;
             int f = lcp_piece_examine(r, st, b->o, &pc, b->ws, b->ar);
-            if (f < 0)
+            if (f < 0 && !leaf_in_own_coordinates(b, st))
                 return nsdae_error_set(err, NSDAE_NUMERICAL, "minnorm: linear algebra failed on a leaf pattern");
+            if (f < 0)
+                continue;
             /* an isolated point from a nearly singular pattern may be no solution, and so may a
              * continuum's representative: a pattern whose rows agree only to the residual
              * tolerance in the equilibrated units passes as a continuum (crash-4de6...: a box of

@@ -38,23 +38,35 @@ static void sign_row(int nf, int d, int mi, const double *a, double b, const dou
 int lcp_own_piece_minimiser(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, const double *z, const double *w,
                             double *zn, lcp_arena *ar)
 {
-    int N = p->size, kp = spec && spec->k > 0 ? spec->k : N;
-    size_t n = (size_t)N;
-    int *side = lcp_arena_alloc_uninit(ar, sizeof(int) * (2 * n + 1)), *fr = side + n, found = 0;
-    double *buf = lcp_arena_doubles_uninit(
-        ar, 4 * n * n + 12 * n + (size_t)kp * (n + 2) + 2 * OWN_PIECE_MAX_ROWS * (n + 1));
-    if (!side || !buf)
-        goto done;
-    double *A = buf, *b = A + n * n, *u0 = b + n, *Nn = u0 + n, *y = Nn + n * n + 2 * n,
-           *S = y + n, *c = S + (size_t)kp * n, *Hy = c + kp, *gy = Hy + n * n, *t = gy + n, *G = t + n + kp,
-           *h = G + OWN_PIECE_MAX_ROWS * n, *scratch = h + OWN_PIECE_MAX_ROWS, *SN = scratch + n;
+    int *side = lcp_arena_alloc_uninit(ar, sizeof(int) * ((size_t)p->size + 1));
+    if (!side)
+        return 0;
     lcp_pattern_sides(p, z, w, side);
     /* a row at a corner (z_i at its end with w_i = 0) lies on the piece where w_i = 0 and z_i is
      * free within its ends: fuzzing's crash-bdc2... answered z5 = -0.5 at lo with w5 = 2 z1 = 0,
      * where z5 = 0 solves too */
-    for (int i = 0; i < N; i++)
+    for (int i = 0; i < p->size; i++)
         if (abs(side[i]) == 2)
             side[i] = 0;
+    return lcp_piece_minimiser(p, spec, side, zn, NULL, ar);
+}
+
+int lcp_piece_minimiser(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec, const int *side, double *zn, int *dim,
+                        lcp_arena *ar)
+{
+    int N = p->size, kp = spec && spec->k > 0 ? spec->k : N;
+    size_t n = (size_t)N;
+    int *fr = lcp_arena_alloc_uninit(ar, sizeof(int) * (n + 1)), found = 0;
+    double *buf = lcp_arena_doubles_uninit(
+        ar, 4 * n * n + 13 * n + (size_t)kp * (n + 2) + 2 * OWN_PIECE_MAX_ROWS * (n + 1));
+    if (!fr || !buf)
+        goto done;
+    double *A = buf, *b = A + n * n, *u0 = b + n, *Nn = u0 + n, *y = Nn + n * n + 2 * n,
+           *S = y + n, *c = S + (size_t)kp * n, *Hy = c + kp, *gy = Hy + n * n, *t = gy + n, *G = t + n + kp,
+           *h = G + OWN_PIECE_MAX_ROWS * n, *scratch = h + OWN_PIECE_MAX_ROWS, *SN = scratch + n,
+           *z = SN + (size_t)kp * n;
+    for (int i = 0; i < N; i++)   /* the fixed components at their ends */
+        z[i] = side[i] < 0 ? (p->kind && p->kind[i] == NSDAE_ROW_BOX ? p->lo[i] : 0.0) : side[i] > 0 ? p->hi[i] : 0.0;
     int nf = 0, ne = 0, mi = 0;
     for (int i = 0; i < N; i++)
         if (side[i] == 0)
@@ -172,11 +184,11 @@ int lcp_own_piece_minimiser(const nsdae_mlcp *p, const nsdae_minnorm_spec *spec,
     }
     if (d > 0 && lcp_face_qp(d, mi, Hy, gy, G, h, NSDAE_TOL_SIGN, y, ar) != 0)
         goto done;
-    for (int i = 0; i < N; i++)   /* the fixed components exactly at their ends */
-        zn[i] = side[i] < 0 ? (p->kind && p->kind[i] == NSDAE_ROW_BOX ? p->lo[i] : 0.0)
-              : side[i] > 0 ? p->hi[i] : z[i];
+    memcpy(zn, z, sizeof(double) * n);   /* the fixed components exactly at their ends */
     for (int e = 0; e < nf; e++)
         zn[fr[e]] = u0[e] + lcp_dot(d, Nn + e, nf, y, 1);
+    if (dim)
+        *dim = d;
     found = 1;
 done:
     return found;

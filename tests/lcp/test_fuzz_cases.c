@@ -1305,3 +1305,38 @@ Test(fuzz_cases, an_overdetermined_consistent_pattern_proves_a_far_point)
     cr_expect(fabs(z[1] + 1e8) <= 1e-9 * 1e8, "z2 = %.17g, want -1e8", z[1]);
     cr_expect(fabs(z[2]) <= 1e-6 && fabs(z[3]) <= 1e-12, "z3 = %.17g, z4 = %.17g, want 0", z[2], z[3]);
 }
+
+/* crash-4695...: row 1 an equality, row 2 complementarity, rows 3 to 6 boxes z3 in [-1, 0],
+ * z4 in [0, 1], z5 in [-1, 1], z6 in [0.5, 2.5]:
+ *   w1 = 1e-7 z1 - 1e-6 z2 + 5e7 z4 = 0,  w2 = -1000 z1 - 1e-6 z2,  w3 = -1e-6 z1,
+ *   w4 = -1e-6 z1 - 2 z4,  w5 = -1e-6 z1 + 3 z3 - 2 z4,  w6 = -1e-6 z1 - 2 z4.
+ * z6 >= 0.5 in every solution, and (0, 0, 0, 0, 0, 0.5) solves (w = 0: z4 and z6 at their
+ * lower ends with w >= 0, z3 at hi with w3 = 0, z2 = 0 with w2 = 0), so it is the minimal-norm
+ * solution, |z|^2 = 0.25. Where the box rows split into two pairs, a leaf's QP in reduced
+ * coordinates failed every route; minimal norm and the enumeration both refused ("linear algebra
+ * failed"). Each now minimises such a leaf's piece in the problem's own coordinates. */
+Test(fuzz_cases, a_leaf_the_reduced_coordinates_fail_is_solved_in_its_own)
+{
+    double M[36] = {1e-7, -1000, -1e-6, -1e-6, -1e-6, -1e-6, -1e-6, -1e-6, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0,
+                    5e7, 0, 0, -2, -2, -2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    double q[6] = {0}, lo[6] = {0, 0, -1, 0, -1, 0.5}, hi[6] = {0, 0, 0, 1, 1, 2.5}, z[6], w[6];
+    nsdae_row_kind kind[6] = {NSDAE_ROW_EQUALITY, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_BOX,
+                              NSDAE_ROW_BOX, NSDAE_ROW_BOX, NSDAE_ROW_BOX};
+    nsdae_mlcp p = {6, M, q, kind, lo, hi};
+    minnorm_ok(&p, z, w);
+    for (int i = 0; i < 5; i++)
+        cr_expect(fabs(z[i]) <= 1e-12, "z%d = %.17g, want 0", i + 1, z[i]);
+    cr_expect(fabs(z[5] - 0.5) <= 1e-15, "z6 = %.17g, want 0.5", z[5]);
+    nsdae_lcp_solution_set *set = NULL;
+    nsdae_error err = {0};
+    cr_assert_eq(nsdae_lcp_enumerate(&p, &set, &err), NSDAE_OK, "%s", err.message);
+    double best = INFINITY;
+    for (int k = 0; k < set->count; k++) {
+        double s = 0;
+        for (int i = 0; i < 6; i++)
+            s += set->pieces[k].z[i] * set->pieces[k].z[i];
+        best = fmin(best, s);
+    }
+    cr_expect(fabs(best - 0.25) <= 1e-12, "the enumeration's smallest |z|^2 %.17g, want 0.25", best);
+    nsdae_lcp_solution_set_free(set);
+}
