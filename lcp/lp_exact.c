@@ -21,6 +21,7 @@
 #include <string.h>
 
 enum { LP_EXACT_TIME_MS = 2000 };   /* a bound, not a tuning: these LPs have at most 40 rows */
+enum { LP_WARM_PIVOTS = 20 };       /* the warm start's pivots per row and column */
 
 int lcp_lp_max_exact(int k, int neq, int nin, const double *rows, const double *b, const double *a, double *t,
                      double *value)
@@ -66,12 +67,17 @@ int lcp_lp_max_exact(int k, int neq, int nin, const double *rows, const double *
         glp_set_mat_row(lp, c + 1, len, ind, val);
         glp_set_row_bnds(lp, c + 1, c < neq ? GLP_FX : GLP_LO, -b[c], -b[c]);
     }
-    glp_smcp parm;
+    glp_smcp parm, warm;
     glp_init_smcp(&parm);
     parm.msg_lev = GLP_MSG_OFF;
     parm.tm_lim = LP_EXACT_TIME_MS;
-    /* a floating-point simplex first: its final basis starts the exact one near the optimum */
-    if (glp_simplex(lp, &parm) != 0)
+    /* a floating-point simplex first: its final basis starts the exact one near the optimum. Only
+     * a start, so bounded in pivots: on a fuzz input with entries 1e-8 and 1e-7 it cycled to its
+     * time limit (2 s, six patterns of an enumeration: 12 s), where the exact simplex from the
+     * standard basis took 0.1 ms (fuzzing, slow-unit-22da...) */
+    warm = parm;
+    warm.it_lim = LP_WARM_PIVOTS * (k + nr + 1);
+    if (glp_simplex(lp, &warm) != 0 || glp_get_status(lp) == GLP_UNDEF)
         glp_std_basis(lp);
     int ret = glp_exact(lp, &parm), st = glp_get_status(lp), out = -1;
     if (ret == 0 && st == GLP_OPT) {
