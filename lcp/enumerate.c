@@ -141,6 +141,32 @@ static int keep_solving_points(const nsdae_mlcp *p, const lcp_std *s, const doub
     return 0;
 }
 
+/* Lists the point zs (scaled units) of pattern pat as a piece of dimension dim whose directions
+ * are not known here (D = 0: the merge compares it by its point), t its least-squares
+ * coordinates (z = Z t + z0) and fval the objective fo. -1 on out of memory. */
+static int push_own_piece(const lcp_reduced *r, const signed char *pat, const double *zs, int dim, double fo,
+                          lcp_piece_list *l, lcp_arena *ar)
+{
+    int N = r->size, k = r->k;
+    lcp_piece pc = {0};
+    double *dz = lcp_arena_doubles(ar, (size_t)N), resid;
+    pc.st = lcp_arena_alloc(ar, (size_t)r->m + 1);
+    pc.t = lcp_arena_doubles(ar, (size_t)k + 1);
+    pc.z = lcp_arena_doubles(ar, (size_t)N);
+    pc.D = lcp_arena_doubles(ar, (size_t)k * dim + 1);
+    if (ar->failed)
+        return -1;
+    memcpy(pc.st, pat, (size_t)r->m);
+    memcpy(pc.z, zs, sizeof(double) * (size_t)N);
+    for (int j = 0; j < N; j++)
+        dz[j] = zs[j] - r->z0[j];
+    if (k > 0 && lcp_lstsq(N, k, r->Z, dz, pc.t, &resid, NULL) < 0)
+        return -1;
+    pc.dim = dim;
+    pc.fval = fo;
+    return lcp_piece_list_push(l, &pc) ? -1 : 0;
+}
+
 /* Where no pattern gave a solution: each pattern decided on the caller's own data by the exact LP
  * (lp_exact.c), and a pattern that has a solution there and whose rows determine it (a point)
  * listed with that point, re-solved on its pattern and checked as every point is. The patterns'
@@ -160,22 +186,32 @@ static int exact_points(const nsdae_mlcp *p, const lcp_std *s, const lcp_reduced
         for (int i = 0; i < r->m; i++)
             pat[i] = (mask >> i) & 1 ? LCP_V0 : LCP_R0;
         lcp_caller_sides(s, pat, side);
-        if (lcp_pattern_feasible_exact(p, side, z) != 1 || lcp_pattern_point_determined(p, side, z, zp) != 0)
+        if (lcp_pattern_feasible_exact(p, side, z) != 1)
             continue;
-        lcp_caller_w(p, zp, w);
-        if (!(lcp_scaled_violation(p, dr, dc, zp, w) <= NSDAE_TOL_RESIDUAL))
+        /* the piece's minimal-norm point and dimension (own_piece.c), else the point its rows
+         * determine: crash-032c... (q = 0) is the plane (0, 0, 0, z4, z5), z4 and z5 in no
+         * row, which no determined point stands for, and the list was empty */
+        int dim = 0, ok = lcp_piece_minimiser(p, NULL, side, zp, &dim, ar);
+        if (ok) {
+            lcp_caller_w(p, zp, w);
+            ok = lcp_scaled_violation(p, dr, dc, zp, w) <= NSDAE_TOL_RESIDUAL;
+        }
+        if (!ok) {
+            dim = 0;
+            ok = lcp_pattern_point_determined(p, side, z, zp) == 0;
+            if (ok) {
+                lcp_caller_w(p, zp, w);
+                ok = lcp_scaled_violation(p, dr, dc, zp, w) <= NSDAE_TOL_RESIDUAL;
+            }
+        }
+        if (!ok)
             continue;
-        lcp_piece pc = {0};
-        pc.st = lcp_arena_alloc(ar, (size_t)r->m + 1);
-        pc.t = lcp_arena_doubles(ar, (size_t)r->k + 1);
-        pc.z = lcp_arena_doubles(ar, (size_t)N);
-        pc.D = lcp_arena_doubles(ar, 1);
-        if (ar->failed)
-            return -1;
-        memcpy(pc.st, pat, (size_t)r->m);
-        for (int j = 0; j < N; j++)   /* the scaled units of the list (powers of two: exact) */
-            pc.z[j] = alpha * zp[j] / dc[j];
-        if (lcp_piece_list_push(l, &pc))
+        double fo = 0;
+        for (int j = 0; j < N; j++) {   /* the scaled units of the list (powers of two: exact) */
+            fo += 0.5 * zp[j] * zp[j];
+            zp[j] = alpha * zp[j] / dc[j];
+        }
+        if (push_own_piece(r, pat, zp, dim, fo, l, ar))
             return -1;
     }
     return 0;
@@ -190,10 +226,10 @@ static int own_coordinates_piece(const nsdae_mlcp *p, const nsdae_mlcp *ps, cons
                                  const nsdae_minnorm_spec *sspec, const double *dr, const double *dc, double alpha,
                                  const signed char *pat, lcp_piece_list *l, lcp_arena *ar)
 {
-    int N = p->size, k = r->k, dim = 0;
+    int N = p->size, dim = 0;
     int *side = lcp_arena_alloc(ar, sizeof(int) * (size_t)N);
     double *zn = lcp_arena_doubles(ar, (size_t)N), *zc = lcp_arena_doubles(ar, (size_t)N),
-           *w = lcp_arena_doubles(ar, (size_t)N), resid;
+           *w = lcp_arena_doubles(ar, (size_t)N);
     if (ar->failed)
         return -1;
     lcp_caller_sides(s, pat, side);
@@ -203,22 +239,7 @@ static int own_coordinates_piece(const nsdae_mlcp *p, const nsdae_mlcp *ps, cons
     lcp_caller_w(p, zc, w);
     if (!(lcp_scaled_violation(p, dr, dc, zc, w) <= NSDAE_TOL_RESIDUAL))
         return lcp_pattern_feasible_exact(p, side, NULL) == 0;
-    lcp_piece pc = {0};
-    pc.st = lcp_arena_alloc(ar, (size_t)r->m + 1);
-    pc.t = lcp_arena_doubles(ar, (size_t)k + 1);
-    pc.z = lcp_arena_doubles(ar, (size_t)N);
-    pc.D = lcp_arena_doubles(ar, (size_t)k * dim + 1);
-    if (ar->failed)
-        return -1;
-    memcpy(pc.st, pat, (size_t)r->m);
-    memcpy(pc.z, zn, sizeof(double) * (size_t)N);
-    for (int j = 0; j < N; j++)   /* t of the point: z = Z t + z0 */
-        w[j] = zn[j] - r->z0[j];
-    if (k > 0 && lcp_lstsq(N, k, r->Z, w, pc.t, &resid, NULL) < 0)
-        return -1;
-    pc.dim = dim;
-    pc.fval = lcp_objective_at_z(sspec, N, zn, zc);
-    return lcp_piece_list_push(l, &pc) ? -1 : 1;
+    return push_own_piece(r, pat, zn, dim, lcp_objective_at_z(sspec, N, zn, zc), l, ar) ? -1 : 1;
 }
 
 /* An empty list is said only where every pattern's rejection was certain (lcp.h, the contract):

@@ -43,6 +43,8 @@ typedef struct bnb {
     int dropped;          /* a leaf's piece was dropped whose dimension needed a clamp retry (qp.c) */
     int exact_empty;      /* a node the KKT Lemke finds empty is confirmed by the exact LP */
     int exact_found;      /* a candidate came from exact_leaf: its leaf is no piece of the count */
+    int leaf_found;       /* a leaf gave a candidate (not only the first Lemke incumbent) */
+    int bound_pruned;     /* a node was pruned by its bound against the incumbent */
     const lcp_std *s;     /* the standard form (its pairs, for a leaf's caller sides) */
     int beyond_spread;    /* the data spread beyond 2^NSDAE_SPREAD_MAX_LOG2 (-1: not asked yet): "no
                            * solution" is refused anyway, so no exact LP is asked (GLPK took 140 ms
@@ -130,10 +132,14 @@ static int exact_leaf(bnb *b, const signed char *st)
     lcp_caller_sides(b->s, st, side);
     if (lcp_pattern_feasible_exact(b->p, side, z) != 1)
         return 0;
-    /* the pattern's point where its rows determine it; else its minimal-norm least-squares point
-     * (as leaf_point_ok), else the exact LP's own: crash-cf03... has its unique solution
-     * (-3.3e8, -1e8, 0, 0) up to z3, which enters no row, and was answered "no solution" */
-    int ok = lcp_pattern_point_determined(b->p, side, z, zc) == 0 && lcp_origin_accepts(b->orig, b->p, zc, b->wbuf);
+    /* the objective's minimiser over the pattern's piece (own_piece.c); the pattern's point where
+     * its rows determine it; its minimal-norm least-squares point (as leaf_point_ok); else the
+     * exact LP's own: crash-cf03... has its unique solution (-3.3e8, -1e8, 0, 0) up to z3, which
+     * enters no row, and was answered "no solution" */
+    int ok = lcp_piece_minimiser(b->p, b->spec, side, zc, NULL, b->ar) &&
+             lcp_origin_accepts(b->orig, b->p, zc, b->wbuf);
+    if (!ok)
+        ok = lcp_pattern_point_determined(b->p, side, z, zc) == 0 && lcp_origin_accepts(b->orig, b->p, zc, b->wbuf);
     for (int scaled = 0; scaled < 2 && !ok; scaled++)
         ok = lcp_pattern_point_given(b->p, side, z, zc, scaled) == 0 && lcp_origin_accepts(b->orig, b->p, zc, b->wbuf);
     if (!ok) {
@@ -450,7 +456,7 @@ static int leaf_in_own_coordinates(bnb *b, const signed char *st)
         memcpy(b->zbuf, zn, sizeof(double) * (size_t)N);
         b->polished = 1;
         candidate(b, lcp_objective_at_z(b->spec, N, b->zbuf, b->wraw), 0);
-        b->exact_found = 1;   /* no piece of the count */
+        b->exact_found = b->leaf_found = 1;   /* no piece of the count */
         return 1;
     }
     return lcp_pattern_feasible_exact(b->p, side, NULL) == 0;
@@ -499,7 +505,7 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
                  * solves, and every leaf was rejected) */
                 if (b->exact_empty && exact_leaf(b, st)) {
                     candidate(b, lcp_objective_at_z(b->spec, b->r->size, b->zbuf, b->wraw), 0);
-                    b->exact_found = 1;
+                    b->exact_found = b->leaf_found = 1;
                 }
                 continue;
             }
@@ -509,7 +515,7 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
                  * caller's rows and was answered "no solution" */
                 if (b->exact_empty && exact_leaf(b, pc.st)) {
                     candidate(b, lcp_objective_at_z(b->spec, b->r->size, b->zbuf, b->wraw), 0);
-                    b->exact_found = 1;
+                    b->exact_found = b->leaf_found = 1;
                     continue;
                 }
                 /* uncertain only if the leaf's pattern has a solution on the caller's own data,
@@ -519,6 +525,7 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
                 continue;
             }
             candidate(b, checked_objective(b, pc.fval), pc.flat);
+            b->leaf_found = 1;
             if (b->counting && lcp_piece_list_push(&b->pieces, &pc))
                 return nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
             continue;
@@ -536,8 +543,10 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
                 memset(act, 0, (size_t)(2 * m));
                 s = lcp_dqp_solve(&b->dqp, st, act, b->best + ftol(b->best), t, &bound);
             }
-            if (s == 1)   /* a proven lower bound above the incumbent */
+            if (s == 1) {   /* a proven lower bound above the incumbent */
+                b->bound_pruned = 1;
                 continue;
+            }
             b->dqp_fallback += s != 0;
         }
         int s_dqp = s == 0;
@@ -569,8 +578,10 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
             continue;
         }
         double f = lcp_objective_eval(b->o, k, t);
-        if (!b->counting && f > b->best + ftol(b->best))
+        if (!b->counting && f > b->best + ftol(b->best)) {
+            b->bound_pruned = 1;
             continue;
+        }
         pair_values(b, t);
         if (ball_fix(b, st, f)) {   /* the same node, narrowed: solved again */
             top++;
@@ -939,7 +950,11 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
      * Only then: GLPK's rational simplex at every node would cost the steppers' searches that
      * find a solution, and allocate. crash-9a01...: (-1e8, 0, 0, 0, 0, 0) solves, 1e8 beyond
      * the data's scale, and the root was pruned as empty. */
-    if (!isfinite(b.best) && !b.dropped && m <= LCP_EXACT_EMPTY_MAX_M && !beyond_spread(&b)) {
+    /* also where only the first Lemke incumbent was found and no node was pruned by its bound:
+     * every leaf found empty beside a solution means some of those verdicts were wrong
+     * (crash-12e4...: all 8 leaves empty, and the incumbent |z|^2 = 1 answered where
+     * (0, -0.5, -0.5, 0), of 0.5, solves) */
+    if ((!isfinite(b.best) || (!b.leaf_found && !b.bound_pruned)) && !b.dropped && m <= LCP_EXACT_EMPTY_MAX_M && !beyond_spread(&b)) {
         b.exact_empty = 1;
         if ((st = branch_and_bound(&b, err)))
             goto done;

@@ -1340,3 +1340,48 @@ Test(fuzz_cases, a_leaf_the_reduced_coordinates_fail_is_solved_in_its_own)
     cr_expect(fabs(best - 0.25) <= 1e-12, "the enumeration's smallest |z|^2 %.17g, want 0.25", best);
     nsdae_lcp_solution_set_free(set);
 }
+
+/* crash-12e4...: row 1 a box z1 in [-1, 0], rows 2, 3 equalities, row 4 complementarity; with
+ * s = z2 + z3 + z4:  w1 = -3 z1 + 0.5 z2 - 3 (z3 + z4) - 3,  w2 = 1e-7 z1 - 3 s - 3 = 0,
+ * w3 = -3 s - 3 = 0,  w4 = 0.5 z1 - 3 s - 3.
+ * Row 3 gives s = -1, row 2 then z1 = 0 (its end hi), so w1 = 3.5 z2 <= 0 needs z2 <= 0, and
+ * w4 = 0 leaves z4 >= 0 free: the solutions are (0, z2, -1 - z2 - z4, z4), z2 <= 0 <= z4, of
+ * minimal norm at (0, -0.5, -0.5, 0), |z|^2 = 0.5. Every leaf of the branch and bound was found
+ * empty and the first Lemke incumbent, (0, 0, -1, 0) to rounding, was answered. */
+Test(fuzz_cases, leaves_all_empty_beside_the_incumbent_are_searched_again)
+{
+    double M[16] = {-3, 1e-7, 0, 0.5, 0.5, -3, -3, -3, -3, -3, -3, -3, -3, -3, -3, -3};
+    double q[4] = {-3, -3, -3, -3}, lo[4] = {-1, 0, 0, 0}, hi[4] = {0, 0, 0, 0}, z[4], w[4];
+    nsdae_row_kind kind[4] = {NSDAE_ROW_BOX, NSDAE_ROW_EQUALITY, NSDAE_ROW_EQUALITY, NSDAE_ROW_COMPLEMENTARITY};
+    nsdae_mlcp p = {4, M, q, kind, lo, hi};
+    minnorm_ok(&p, z, w);
+    double want[4] = {0, -0.5, -0.5, 0};
+    for (int i = 0; i < 4; i++)
+        cr_expect(fabs(z[i] - want[i]) <= 1e-9, "z%d = %.17g, want %.17g", i + 1, z[i], want[i]);
+}
+
+/* crash-032c... (q = 0): rows 1 and 3 boxes z1 in [-1, 0], z3 in (-inf, 1], rows 2, 4, 5
+ * equalities: w1 = 1e-7 z3, w2 = -2 z3 = 0, w3 = -z3, w4 = -1e-6 z1 + z2 = 0, w5 = 1e-7 z2 - 3 z3 = 0.
+ * z3 = 0, then z2 = 0 and z1 = 0; z4 and z5 enter no row: the solutions are the plane
+ * (0, 0, 0, z4, z5), whose minimal-norm point is 0. The enumeration listed nothing: every
+ * pattern failed its sign tests, and the exact LP's patterns were listed only where their rows
+ * determine a point. */
+Test(fuzz_cases, a_plane_the_rows_leave_free_is_listed)
+{
+    double M[25] = {0, 0, 0, -1e-6, 0, 0, 0, 0, 1, 1e-7, 1e-7, -2, -1, 0, -3};
+    double q[5] = {0}, lo[5] = {-1, 0, -INFINITY, 0, 0}, hi[5] = {0, 0, 1, 0, 0};
+    nsdae_row_kind kind[5] = {NSDAE_ROW_BOX, NSDAE_ROW_EQUALITY, NSDAE_ROW_BOX, NSDAE_ROW_EQUALITY, NSDAE_ROW_EQUALITY};
+    nsdae_mlcp p = {5, M, q, kind, lo, hi};
+    nsdae_lcp_solution_set *set = NULL;
+    nsdae_error err = {0};
+    cr_assert_eq(nsdae_lcp_enumerate(&p, &set, &err), NSDAE_OK, "%s", err.message);
+    int zero = 0;
+    for (int k = 0; k < set->count; k++) {
+        double s = 0;
+        for (int i = 0; i < 5; i++)
+            s += fabs(set->pieces[k].z[i]);
+        zero |= s <= 1e-12;
+    }
+    cr_expect(zero, "no listed piece has its point at 0 (%d pieces)", set->count);
+    nsdae_lcp_solution_set_free(set);
+}
