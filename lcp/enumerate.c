@@ -100,6 +100,35 @@ static int point_solves(const nsdae_mlcp *p, const double *dr, const double *dc,
     return 1;
 }
 
+/* A continuum's representative (scaled z) as it is, or else its piece's minimal-norm point in the
+ * caller's units (own_piece.c; its t then re-fitted, z = Z t + z0), on the caller's rows: 1
+ * kept (pc->z, pc->t possibly replaced), 0 dropped, -1 out of memory or LAPACK failure. The
+ * pattern's rows agree in the equilibrated units only to the residual tolerance there:
+ * crash-4de6... (w2 = -1000 z2 - 1e11, z2 in [0, 1], so z2 = 1 at hi) listed the continuum
+ * "z2 free, w2 = 0" by (0, 0.5), which solves nothing. The scratch side, z, w, zp: N each. */
+static int continuum_solves(const nsdae_mlcp *p, const lcp_std *s, const lcp_reduced *r, const double *dr,
+                            const double *dc, double alpha, lcp_piece *pc, int *side, double *z, double *w,
+                            double *zp, lcp_arena *ar)
+{
+    int N = p->size;
+    double resid;
+    lcp_scale_z_to_caller(N, dc, alpha, pc->z, z);
+    lcp_caller_w(p, z, w);
+    if (lcp_scaled_violation(p, dr, dc, z, w) <= NSDAE_TOL_RESIDUAL)
+        return 1;
+    lcp_caller_sides(s, pc->st, side);
+    if (!lcp_piece_minimiser(p, NULL, side, zp, NULL, ar))
+        return 0;
+    lcp_caller_w(p, zp, w);
+    if (!(lcp_scaled_violation(p, dr, dc, zp, w) <= NSDAE_TOL_RESIDUAL))
+        return 0;
+    for (int j = 0; j < N; j++) {   /* the scaled units of the list (powers of two: exact) */
+        pc->z[j] = alpha * zp[j] / dc[j];
+        z[j] = pc->z[j] - r->z0[j];
+    }
+    return r->k == 0 || lcp_lstsq(N, r->k, r->Z, z, pc->t, &resid, NULL) >= 0 ? 1 : -1;
+}
+
 /* Keeps only the point pieces (scaled z) that solve the caller's MLCP row by row, each as it is
  * or re-solved on its own pattern (point_solves), before pieces are merged: two patterns of one
  * degenerate solution give two points within NSDAE_TOL_SAME_SOLUTION, and the merge keeps the one
@@ -111,8 +140,8 @@ static int point_solves(const nsdae_mlcp *p, const double *dr, const double *dc,
  * equilibrated units and still be no solution: Siconos' Buck converter MLCPs gave a second
  * "solution" with z[20] = -7.5e-6, of the size of every other term of the rows it enters.
  * -1 on out of memory. */
-static int keep_solving_points(const nsdae_mlcp *p, const lcp_std *s, const double *dr, const double *dc,
-                               double alpha, lcp_piece_list *l)
+static int keep_solving_points(const nsdae_mlcp *p, const lcp_std *s, const lcp_reduced *r, const double *dr,
+                               const double *dc, double alpha, lcp_piece_list *l, lcp_arena *ar)
 {
     int N = p->size, kept = 0;
     double *w = malloc(sizeof(double) * 3 * (size_t)N), *z = w + N, *zp = z + N;
@@ -132,6 +161,15 @@ static int keep_solving_points(const nsdae_mlcp *p, const lcp_std *s, const doub
                 continue;
             for (int j = 0; j < N; j++)   /* back to the scaled units (powers of two: exact) */
                 pc.z[j] = alpha * z[j] / dc[j];
+        } else {
+            int ok = continuum_solves(p, s, r, dr, dc, alpha, &pc, side, z, w, zp, ar);
+            if (ok < 0) {
+                free(w);
+                free(side);
+                return -1;
+            }
+            if (!ok)
+                continue;
         }
         l->v[kept++] = pc;
     }
@@ -345,7 +383,7 @@ nsdae_status nsdae_lcp_enumerate(const nsdae_mlcp *p, nsdae_lcp_solution_set **o
             goto done;
         }
     }
-    if (keep_solving_points(p, &s, dr, dc, alpha, &list)) {
+    if (keep_solving_points(p, &s, &r, dr, dc, alpha, &list, &ar)) {
         st = nsdae_error_set(err, NSDAE_NOMEM, "enumerate: out of memory");
         goto done;
     }

@@ -401,6 +401,11 @@ int lcp_pattern_point_scaled(const nsdae_mlcp *p, const double *z, const double 
  * far out, where the rows' own tolerances hide an inconsistency: crash-499e...): the third try of
  * check.c. */
 int lcp_pattern_point_ruiz(const nsdae_mlcp *p, const double *z, const double *w, double *zp);
+/* Is z's own pattern (lcp_active_side) a continuum, its rows that vanish (balanced by Ruiz's
+ * iteration) of lower rank than its free components and consistent on the data (polish.c,
+ * rows_consistent: each dependency among them against its own right-hand sides)? 1 yes, 0 no
+ * (a determined point, or inconsistent), -1 allocation or LAPACK failure. */
+int lcp_pattern_continuum(const nsdae_mlcp *p, const double *z, const double *w);
 /* The point of the pattern side (lcp_active_side's values) balanced by Ruiz's iteration, only
  * where its rows that vanish determine every free component (its piece is that point): 0, else 1. */
 int lcp_pattern_point_determined(const nsdae_mlcp *p, const int *side, const double *z, double *zp);

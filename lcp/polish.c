@@ -211,10 +211,19 @@ static int pattern_solve(const nsdae_mlcp *p, const double *z, const double *w, 
     double *dc = wf;   /* wf is no longer needed */
     for (int c = 0; c < nf; c++)
         dc[c] = 1.0;
-    if (scaled == 2)
+    if (scaled >= 2)
         lcp_equilibrate_ruiz(nr, nf, A, b, dc);
     else if (scaled)
         equilibrate(nr, nf, A, b, dc);
+    if (scaled == 3) {   /* a continuum whose rows that vanish are consistent (lcp_pattern_continuum) */
+        double res;
+        int rank = nr > 0 && nf > 0 ? lcp_lstsq(nr, nf, A, b, dz, &res, NULL) : 0;
+        int c = rank < 0 ? -1 : rank == nf ? 0 : nr == 0 ? 1 : rows_consistent(nr, nf, A, b);
+        *square = c == 1;
+        free(buf);
+        free(side);
+        return c < 0 ? -1 : 0;
+    }
     /* A square system of good condition by LU (reciprocal condition above NSDAE_TOL_RCOND, the
      * layer's rule for LU against the SVD path): its least-squares solution is its solution, and
      * the SVD took a third of a small enumeration (bench_lcp, m <= 4, every kept point polished) */
@@ -277,6 +286,15 @@ int lcp_pattern_point_ruiz(const nsdae_mlcp *p, const double *z, const double *w
 {
     int determined = 0;
     return pattern_solve(p, z, w, NULL, zp, 0, 2, &determined) == 0 && determined ? 0 : 1;
+}
+
+int lcp_pattern_continuum(const nsdae_mlcp *p, const double *z, const double *w)
+{
+    int consistent = 0;
+    double *zp = malloc(sizeof(double) * ((size_t)p->size + 1));
+    int st = zp ? pattern_solve(p, z, w, NULL, zp, 0, 3, &consistent) : -1;
+    free(zp);
+    return st < 0 ? -1 : consistent;
 }
 
 int lcp_pattern_point_determined(const nsdae_mlcp *p, const int *side, const double *z, double *zp)
