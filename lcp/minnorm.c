@@ -510,6 +510,11 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
                 continue;
             }
             if (!leaf_point_ok(b, pc.t, pc.st)) {
+                /* its piece minimised in the problem's own coordinates: crash-eca3... (fuzzing)
+                 * dropped here the leaf of the minimum, |z|^2 = 9.28e-15 derived by hand, and
+                 * answered another piece's 9.62e-15 */
+                if (leaf_in_own_coordinates(b, pc.st))
+                    continue;
                 /* the second search asks the exact LP here too: crash-cf03... (a box row and three
                  * equalities, the solution 1e8 out) had its one feasible leaf's point fail the
                  * caller's rows and was answered "no solution" */

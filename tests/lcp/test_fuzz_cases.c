@@ -1429,3 +1429,28 @@ Test(fuzz_cases, a_continuums_minimiser_far_out_is_kept)
     for (int i = 0; i < 4; i++)
         cr_expect(fabs(z[i] - want[i]) <= 1e-6 * fabs(want[i]), "z%d = %.17g, want %.17g", i + 1, z[i], want[i]);
 }
+
+/* crash-eca3...: rows 1, 3, 5, 6 complementarity, row 2 a box z2 in [-1, 0], row 4 an equality:
+ *   w1 = 2 z1 + 2 z3 + 10 z4 - 1e-6,  w2 = -z2 + 0.5 z6,  w3 = -2 z1 + 1e6 z2 + 0.5 z4 - z5,
+ *   w4 = z2 + 3e-8 z6 = 0,  w5 = 0,  w6 = z2 + 3 z5.
+ * w5 = 0 leaves z5 >= 0 free; z6 >= 0 is minimal at 0, and then row 4 gives z2 = 0. z1 = 0
+ * needs |z|^2 >= 1e-14 (z4 >= 1e-7, or z3 >= 5e-7 with z4 = 0). With z1 > 0 (w1 = 0): z3 = 0
+ * (w3 >= 0) gives at best (2, 0, 0, 10) 1e-6 / 104, |z|^2 = 9.615e-15, z5 = 0; z3 > 0 needs
+ * w3 = 0, z4 = 4 z1 + 2 z5, so 42 z1 + 2 z3 + 20 z5 = 1e-6 and |z|^2 = 17 z1^2 + 16 z1 z5 +
+ * 5 z5^2 + z3^2, whose minimum (Lagrange: z3 = l, [34 16; 16 10] (z1, z5) = l (42, 20), so
+ * z1 = 100 l / 84, z5 = 8 l / 84, l = 84e-6 / 4528) is z = (100, 0, 84, 416, 8, 0) 1e-6 / 4528,
+ * |z|^2 = 9.275e-15, the minimum. Its leaf's point failed the caller's rows and the leaf was
+ * dropped; the answer was the other piece's 9.615e-15. */
+Test(fuzz_cases, a_leaf_whose_point_fails_is_minimised_in_its_own_coordinates)
+{
+    double M[36] = {2, 0, -2, 0, 0, 0, 0, -1, 1e6, 1, 0, 1, 2, 0, 0, 0, 0, 0,
+                    10, 0, 0.5, 0, 0, 0, 0, 0, -1, 0, 0, 3, 0, 0.5, 0, 3e-8, 0, 0};
+    double q[6] = {-1e-6, 0, 0, 0, 0, 0}, lo[6] = {0, -1, 0, 0, 0, 0}, hi[6] = {0, 0, 0, 0, 0, 0}, z[6], w[6];
+    nsdae_row_kind kind[6] = {NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_BOX, NSDAE_ROW_COMPLEMENTARITY,
+                              NSDAE_ROW_EQUALITY, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_COMPLEMENTARITY};
+    nsdae_mlcp p = {6, M, q, kind, lo, hi};
+    minnorm_ok(&p, z, w);
+    double want[6] = {100e-6 / 4528, 0, 84e-6 / 4528, 416e-6 / 4528, 8e-6 / 4528, 0};
+    for (int i = 0; i < 6; i++)
+        cr_expect(fabs(z[i] - want[i]) <= 1e-6 * 1e-7, "z%d = %.17g, want %.17g", i + 1, z[i], want[i]);
+}
