@@ -1454,3 +1454,27 @@ Test(fuzz_cases, a_leaf_whose_point_fails_is_minimised_in_its_own_coordinates)
     for (int i = 0; i < 6; i++)
         cr_expect(fabs(z[i] - want[i]) <= 1e-6 * 1e-7, "z%d = %.17g, want %.17g", i + 1, z[i], want[i]);
 }
+
+/* crash-9c18...: rows 1, 3, 6 boxes z1 in [-1, 1], z3 in [-1, 0], z6 in [-1, 1], rows 2 and 5
+ * equalities, row 4 complementarity:
+ *   w1 = -3 z2 + 3 z4 - 3 z6,  w2 = 0.5 (z1 + z5) = 0,  w3 = -1e-6 (z1 + z5) - 0.5 (z2 + z6) + 1e-11 z4,
+ *   w4 = 2 (z1 + z5) + 10 (z2 + z6) + z4,  w5 = -1000 (z1 + z5) - 1e-6 (z2 + z6) = 0,
+ *   w6 = -2 (z1 + z5) + 3 z4 + 2.
+ * Rows 2 and 5 give z5 = -z1, z6 = -z2; then w4 = z4 gives z4 = 0, so w1 = w3 = 0 (z1, z3 free in
+ * their boxes) and w6 = 2 > 0 puts z6 at lo: z2 = 1. The solutions (z1, 1, z3, 0, -z1, -1) are of
+ * minimal norm at z1 = z3 = 0, |z|^2 = 2. The elimination of rows 2 and 5 (a block of condition
+ * 2e9 after the box shifts) left r0 = 5.2e-9 and 3.2e-10 on the pairs of z1 and z3, exactly 0,
+ * and the presolve's sign rule fixed both at their lower ends: (-1, 1, -1, 0, 1, -1), |z|^2 = 5. */
+Test(fuzz_cases, the_presolve_does_not_fix_a_pair_on_elimination_rounding)
+{
+    double M[36] = {0, 0.5, -1e-6, 2, -1000, -2, -3, 0, -0.5, 10, -1e-6, 0, 0, 0, 0, 0, 0, 0,
+                    3, 0, 1e-11, 1, 0, 3, 0, 0.5, -1e-6, 2, -1000, -2, -3, 0, -0.5, 10, -1e-6, 0};
+    double q[6] = {0, 0, 0, 0, 0, 2}, lo[6] = {-1, 0, -1, 0, 0, -1}, hi[6] = {1, 0, 0, 0, 0, 1}, z[6], w[6];
+    nsdae_row_kind kind[6] = {NSDAE_ROW_BOX, NSDAE_ROW_EQUALITY, NSDAE_ROW_BOX,
+                              NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_EQUALITY, NSDAE_ROW_BOX};
+    nsdae_mlcp p = {6, M, q, kind, lo, hi};
+    minnorm_ok(&p, z, w);
+    double want[6] = {0, 1, 0, 0, 0, -1};
+    for (int i = 0; i < 6; i++)
+        cr_expect(fabs(z[i] - want[i]) <= 1e-8, "z%d = %.17g, want %.17g", i + 1, z[i], want[i]);
+}
