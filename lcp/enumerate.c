@@ -333,6 +333,16 @@ nsdae_status nsdae_lcp_enumerate(const nsdae_mlcp *p, nsdae_lcp_solution_set **o
             st = uncertain_empty(err);
             goto done;
         }
+        /* the elimination decides rank at NSDAE_TOL_RANK: an equality block of true rank 3 whose
+         * third singular value is 1e-13 of the first (crash-daa2...: rows -0.5 (z1 + z2) +
+         * 1e-7 z4 and the same + 1e-7 (z3 + 1)) read as rank 2 and inconsistent, and the list
+         * was empty beside minimal norm's solution. Empty only where the exact LP agrees. */
+        if (lcp_equalities_feasible_exact(p) != 0) {
+            st = nsdae_error_set(err, NSDAE_NUMERICAL,
+                                 "enumerate: the equality rows read as inconsistent at the rank tolerance, but the "
+                                 "exact LP finds them consistent: too ill-conditioned to enumerate");
+            goto done;
+        }
         st = lcp_set_from_pieces(p->size, &list, 0, out, err);
         goto done;
     }

@@ -189,6 +189,9 @@ int lcp_face_qp(int d, int m, const double *H, const double *g, const double *G,
  * such solution in z, if z is not NULL), 0 no (certainly, to GLPK's rationals for the doubles),
  * -1 not decided. */
 int lcp_pattern_feasible_exact(const nsdae_mlcp *p, const int *side, double *z);
+/* Have the equality rows of p alone a solution, in rational arithmetic (lcp_lp_max_exact)? 1 yes,
+ * 0 no, -1 not decided. The check of an elimination's "inconsistent" (enumerate.c). */
+int lcp_equalities_feasible_exact(const nsdae_mlcp *p);
 
 /* min 1/2 t'Ht + g't over { t : node constraints of st, Aex t = bex (nex rows, row-major) }.
  * Returns 0 and t (k) when solved, 1 when infeasible, 2 on pivot limit or when the objective-

@@ -146,3 +146,20 @@ int lcp_pattern_feasible_exact(const nsdae_mlcp *p, const int *side, double *z)
     free(rows);
     return lp == 0 ? 1 : lp == 2 ? 0 : -1;
 }
+
+int lcp_equalities_feasible_exact(const nsdae_mlcp *p)
+{
+    int n = p->size, neq = 0;
+    size_t nn = (size_t)n;
+    double *rows = malloc(sizeof(double) * (nn * nn + 3 * nn + 1));
+    if (!rows)
+        return -1;
+    double *b = rows + nn * nn, *a = b + nn, *t = a + nn, val;
+    memset(a, 0, sizeof(double) * nn);
+    for (int i = 0; i < n; i++)
+        if (p->kind && p->kind[i] == NSDAE_ROW_EQUALITY)
+            lp_row(p, rows, b, neq++, i, 1, p->q[i]);
+    int lp = lcp_lp_max_exact(n, neq, 0, rows, b, a, t, &val);
+    free(rows);
+    return lp == 0 ? 1 : lp == 2 ? 0 : -1;
+}

@@ -870,8 +870,14 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
     int counting = spec && spec->count_solutions;
     if ((st = lcp_std_build(p, &ar, &s, err)))
         goto done;
-    if ((st = lcp_reduce(&s, &ar, &r, err)))
+    if ((st = lcp_reduce(&s, &ar, &r, err))) {
+        /* "inconsistent equalities" rests on a rank decision (enumerate.c, crash-daa2...) */
+        if (st == NSDAE_NO_SOLUTION && lcp_equalities_feasible_exact(p) != 0)
+            st = nsdae_error_set(err, NSDAE_NUMERICAL,
+                                 "minnorm: the equality rows read as inconsistent at the rank tolerance, but the "
+                                 "exact LP finds them consistent");
         goto done;
+    }
     if ((st = lcp_structure_get(cache, p, orig, &s, &r, err)))
         goto done;
     int k = r.k, m = r.m, N = p->size;

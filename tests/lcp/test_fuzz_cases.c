@@ -1478,3 +1478,24 @@ Test(fuzz_cases, the_presolve_does_not_fix_a_pair_on_elimination_rounding)
     for (int i = 0; i < 6; i++)
         cr_expect(fabs(z[i] - want[i]) <= 1e-8, "z%d = %.17g, want %.17g", i + 1, z[i], want[i]);
 }
+
+/* crash-daa2...: rows 1, 3, 4 equalities, row 2 complementarity:
+ *   w1 = -1e-6 z2 - 0.5 z3 + 1e-7 (z4 + 1) = 0,  w2 = 3 z1 + 0.5 z2 - 1e-5 z3 - z4 + 1e-7,
+ *   w3 = -0.5 (z1 + z2) + 1e-7 (z3 + z4 + 1) = 0,  w4 = -0.5 (z1 + z2) + 1e-7 z4 = 0.
+ * Rows 3 and 4 give z3 = -1; with z2 = 0 row 1 gives z4 = -5000001 and row 4 z1 = -1.0000002,
+ * where w2 = 5000001 - 3.0000006 + 1.01e-5 > 0: a solution. The equality block has rank 3 with
+ * its third singular value 1e-13 of the first; read as rank 2 it was "inconsistent" and the
+ * enumeration listed nothing. Not empty: it lists a solution or refuses. */
+Test(fuzz_cases, an_equality_block_read_as_inconsistent_is_checked_exactly)
+{
+    double M[16] = {0, 3, -0.5, -0.5, -1e-6, 0.5, -0.5, -0.5, -0.5, -1e-5, 1e-7, 0, 1e-7, -1, 1e-7, 1e-7};
+    double q[4] = {1e-7, 1e-7, 1e-7, 0};
+    nsdae_row_kind kind[4] = {NSDAE_ROW_EQUALITY, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_EQUALITY, NSDAE_ROW_EQUALITY};
+    nsdae_mlcp p = {4, M, q, kind, NULL, NULL};
+    nsdae_lcp_solution_set *set = NULL;
+    nsdae_error err = {0};
+    nsdae_status st = nsdae_lcp_enumerate(&p, &set, &err);
+    cr_expect(st == NSDAE_NUMERICAL || (st == NSDAE_OK && set->count > 0), "status %d, %d pieces: %s", st,
+              set ? set->count : -1, err.message);
+    nsdae_lcp_solution_set_free(set);
+}
