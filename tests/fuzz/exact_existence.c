@@ -12,8 +12,8 @@
 #include <math.h>
 
 #define MAX_SIZE 6
-/* a row's laws: w_i = 0 with z_i between its ends, or z_i at its lower or upper end */
-enum { INSIDE, AT_LO, AT_HI };
+/* a row's laws (exact_existence.h): w_i = 0 with z_i between its ends, or z_i at an end */
+enum { INSIDE = FUZZ_LAW_INSIDE, AT_LO = FUZZ_LAW_AT_LO, AT_HI = FUZZ_LAW_AT_HI };
 
 static double entry(const nsdae_mlcp *p, int i, int j)
 {
@@ -58,6 +58,14 @@ static int pattern_feasible(const nsdae_mlcp *p, const int *law)
     else if (ret == 0 && st == GLP_NOFEAS) out = 0;
     glp_delete_prob(lp);
     return out;
+}
+
+int fuzz_pattern_feasible_exactly(const nsdae_mlcp *p, const int *law)
+{
+    if (p->size > MAX_SIZE)
+        return -1;
+    glp_term_out(GLP_OFF);
+    return pattern_feasible(p, law);
 }
 
 /* patterns of rows i.. with the laws of rows before i fixed in law */

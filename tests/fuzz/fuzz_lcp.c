@@ -259,6 +259,25 @@ static int tighten_laws(const nsdae_mlcp *p, const long double *x, unsigned char
     return added;
 }
 
+/* The laws of near_solution's corrected point as a pattern, decided in rational arithmetic
+ * (exact_existence.c): 0 only where that pattern certainly has no solution. The corrected point
+ * meets the rows to long double's rounding, which a 1e9 cancellation can exceed: crash-3eb9...'s
+ * (0, 0.5, -1 + 5e-10, 0, 0) had z1 at hi with w1 = 1e9 (z3 + 1) - 5e-15 = 0.5 > 0 (terms 1e9), and
+ * counted as a solution of norm 1.25 against minimal norm's right answer (-1, 0.5, -1 + 5e-10,
+ * 0, 0). A corner (both laws) is put at its end. */
+static int pattern_has_exact_point(const nsdae_mlcp *p, const unsigned char *law, const double *end)
+{
+    int lawx[MAX_SIZE];
+    for (int i = 0; i < p->size; i++) {
+        nsdae_row_kind k = p->kind ? p->kind[i] : NSDAE_ROW_COMPLEMENTARITY;
+        if (k == NSDAE_ROW_EQUALITY || !(law[i] & LAW_Z))
+            lawx[i] = FUZZ_LAW_INSIDE;
+        else
+            lawx[i] = k == NSDAE_ROW_BOX && end[i] == p->hi[i] ? FUZZ_LAW_AT_HI : FUZZ_LAW_AT_LO;
+    }
+    return fuzz_pattern_feasible_exactly(p, lawx) != 0;
+}
+
 /* Is a solution near z: one change of z, component j by at most a few of its allowance
  * tau_j = REL_TOL |z_j| + its rounding, to a point that meets the equations of z's pattern and
  * every sign law? The rows one by one each grant REL_TOL of their own terms, each row its own
@@ -305,7 +324,7 @@ static int near_solution(const nsdae_mlcp *p, const double *z)
         int ok;
         do ok = corrected_point(p, z, tau, law, end, x);
         while (ok && tighten_laws(p, x, law, end) > 0);
-        if (ok) return 1;
+        if (ok && pattern_has_exact_point(p, law, end)) return 1;
     }
     return 0;
 }
