@@ -854,6 +854,37 @@ static int monotone_solve(bnb *b, const lcp_structure *cs, double *t, double *z,
     return 1;
 }
 
+/* Where even the exact LP's search found nothing: every full pattern decided on the problem's own
+ * data, not the reduced one (the elimination's rounding is in the reduced rows, and the exact LP
+ * of a node decides those exactly): a feasible pattern's piece minimised in its own coordinates
+ * (own_piece.c) and taken once it passes the caller's rows, as the enumeration's exact_points.
+ * crash-cfa7... (fuzzing): the solution (-1, 0, 5e6, 0, 5e6) and every node of the reduced
+ * problem empty, the root included. Up to EXACT_PATTERNS_MAX_M pairs (2^m exact LPs, a tenth of a
+ * millisecond each on small data). -1 on out of memory. */
+#define EXACT_PATTERNS_MAX_M 10
+static int exact_patterns(bnb *b)
+{
+    int N = b->r->size, m = b->r->m;
+    signed char *st = lcp_arena_alloc(b->ar, (size_t)m + 1);
+    int *side = lcp_arena_alloc(b->ar, sizeof(int) * (size_t)N);
+    double *zn = lcp_arena_doubles(b->ar, (size_t)N);
+    if (!st || !side || !zn)
+        return -1;
+    for (unsigned long mask = 0; mask < 1UL << m && b->orig; mask++) {
+        for (int i = 0; i < m; i++)
+            st[i] = (mask >> i) & 1 ? LCP_V0 : LCP_R0;
+        lcp_caller_sides(b->s, st, side);
+        if (lcp_pattern_feasible_exact(b->p, side, NULL) != 1 || !lcp_piece_minimiser(b->p, b->spec, side, zn, NULL, b->ar) ||
+            !lcp_origin_accepts(b->orig, b->p, zn, b->wbuf))
+            continue;
+        memcpy(b->zbuf, zn, sizeof(double) * (size_t)N);
+        b->polished = 1;
+        candidate(b, lcp_objective_at_z(b->spec, N, b->zbuf, b->wraw), 0);
+        b->exact_found = 1;
+    }
+    return 0;
+}
+
 /* Steps: reduce; the matrix's structure (cached); a P-matrix is one solve, a monotone problem
  * two convex QPs; the rest (and any of these whose route fails) the branch and bound. */
 nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const nsdae_minnorm_spec *spec,
@@ -969,6 +1000,10 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
         b.exact_empty = 1;
         if ((st = branch_and_bound(&b, err)))
             goto done;
+        if (!isfinite(b.best) && m <= EXACT_PATTERNS_MAX_M && exact_patterns(&b) < 0) {
+            st = nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
+            goto done;
+        }
     }
     res.nodes = b.nodes;
     res.leaves = b.leaves;

@@ -1499,3 +1499,27 @@ Test(fuzz_cases, an_equality_block_read_as_inconsistent_is_checked_exactly)
               set ? set->count : -1, err.message);
     nsdae_lcp_solution_set_free(set);
 }
+
+/* crash-cfa7...: rows 1, 2 boxes z1, z2 in [-1, 0], rows 3 and 5 equalities, row 4
+ * complementarity; S = z3 + z4 + z5:
+ *   w1 = z2 + 1e-7 (S + 1),  w2 = z1 + z2 + 1e-7 S,  w3 = z1 + 1e-7 S = 0,
+ *   w4 = 0.001 z1 + z2 + 1e-7 S,  w5 = z1 + 1e-7 (z2 + S) = 0.
+ * Rows 3 and 5 give z2 = 0 and z1 = -1e-7 S, so w2 = 0 and w1 = 1e-7 (S + 1). z1 inside its box
+ * needs S = -1, z1 = 1e-7 > 0: no; z1 = 0 (hi) needs w1 = 1e-7 <= 0: no; z1 = -1 (lo): S = 1e7,
+ * w1 > 0, and w4 = 0.999e-7 S > 0 gives z4 = 0: z3 + z5 = 1e7, of minimal norm at
+ * (-1, 0, 5e6, 0, 5e6). Minimal norm said "no solution": every node of the reduced problem,
+ * the root included, was empty to the exact LP on its rows, which carry the elimination's
+ * rounding. */
+Test(fuzz_cases, no_solution_is_said_only_once_the_callers_patterns_agree)
+{
+    double M[25] = {0, 1, 1, 0.001, 1, 1, 1, 0, 1, 1e-7, 1e-7, 1e-7, 1e-7, 1e-7, 1e-7,
+                    1e-7, 1e-7, 1e-7, 1e-7, 1e-7, 1e-7, 1e-7, 1e-7, 1e-7, 1e-7};
+    double q[5] = {1e-7, 0, 0, 0, 0}, lo[5] = {-1, -1, 0, 0, 0}, hi[5] = {0, 0, 0, 0, 0}, z[5], w[5];
+    nsdae_row_kind kind[5] = {NSDAE_ROW_BOX, NSDAE_ROW_BOX, NSDAE_ROW_EQUALITY, NSDAE_ROW_COMPLEMENTARITY,
+                              NSDAE_ROW_EQUALITY};
+    nsdae_mlcp p = {5, M, q, kind, lo, hi};
+    minnorm_ok(&p, z, w);
+    double want[5] = {-1, 0, 5e6, 0, 5e6};
+    for (int i = 0; i < 5; i++)
+        cr_expect(fabs(z[i] - want[i]) <= 1e-8 * (1 + fabs(want[i])), "z%d = %.17g, want %.17g", i + 1, z[i], want[i]);
+}
