@@ -212,7 +212,8 @@ static int push_own_piece(const lcp_reduced *r, const signed char *pat, const do
  * enumeration was empty beside minimal norm's verified solution found no piece at all.
  * -1 on out of memory. */
 static int exact_points(const nsdae_mlcp *p, const lcp_std *s, const lcp_reduced *r, const double *dr,
-                        const double *dc, double alpha, signed char *pat, lcp_piece_list *l, lcp_arena *ar)
+                        const double *dc, double alpha, signed char *pat, lcp_piece_list *l, int *unverified,
+                        lcp_arena *ar)
 {
     int N = p->size;
     int *side = lcp_arena_alloc(ar, sizeof(int) * (size_t)N);
@@ -242,8 +243,10 @@ static int exact_points(const nsdae_mlcp *p, const lcp_std *s, const lcp_reduced
                 ok = lcp_scaled_violation(p, dr, dc, zp, w) <= NSDAE_TOL_RESIDUAL;
             }
         }
-        if (!ok)
+        if (!ok) {
+            *unverified = 1;   /* a solution exists; none of its points passed here */
             continue;
+        }
         double fo = 0;
         for (int j = 0; j < N; j++) {   /* the scaled units of the list (powers of two: exact) */
             fo += 0.5 * zp[j] * zp[j];
@@ -400,8 +403,17 @@ nsdae_status nsdae_lcp_enumerate(const nsdae_mlcp *p, nsdae_lcp_solution_set **o
     /* not beyond the spread bound, where an empty list is refused anyway: GLPK's rationals for
      * entries 1e-14 to 1e9 took 140 ms a pattern, 36 s for 256 (fuzzing, timeout-d8e6...) */
     int exact = list.n == 0 && r.m <= LCP_EXACT_EMPTY_MAX_M && !lcp_spread_exceeds(p, NSDAE_SPREAD_MAX_LOG2);
-    if (exact && exact_points(p, &s, &r, dr, dc, alpha, pat, &list, &ar)) {
+    int unverified = 0;
+    if (exact && exact_points(p, &s, &r, dr, dc, alpha, pat, &list, &unverified, &ar)) {
         st = nsdae_error_set(err, NSDAE_NOMEM, "enumerate: out of memory");
+        goto done;
+    }
+    /* an empty list beside a pattern that has a solution in exact arithmetic is not the set
+     * (crash-6e08...: (2.5e9, 5e12 + 2, -1, 2.5, 1e16 + 7000) fails the far-point test) */
+    if (list.n == 0 && unverified) {
+        st = nsdae_error_set(err, NSDAE_NUMERICAL,
+                             "enumerate: a pattern has a solution in exact arithmetic, but no point of it passes the "
+                             "rows' check: too ill-conditioned");
         goto done;
     }
     /* a continuum's representative lies on it within the sign tolerance: not checked */

@@ -45,6 +45,7 @@ typedef struct bnb {
     int exact_found;      /* a candidate came from exact_leaf: its leaf is no piece of the count */
     int leaf_found;       /* a leaf gave a candidate (not only the first Lemke incumbent) */
     int bound_pruned;     /* a node was pruned by its bound against the incumbent */
+    int exact_unverified; /* exact_patterns found a feasible pattern whose point failed the rows */
     const lcp_std *s;     /* the standard form (its pairs, for a leaf's caller sides) */
     int beyond_spread;    /* the data spread beyond 2^NSDAE_SPREAD_MAX_LOG2 (-1: not asked yet): "no
                            * solution" is refused anyway, so no exact LP is asked (GLPK took 140 ms
@@ -874,9 +875,12 @@ static int exact_patterns(bnb *b)
         for (int i = 0; i < m; i++)
             st[i] = (mask >> i) & 1 ? LCP_V0 : LCP_R0;
         lcp_caller_sides(b->s, st, side);
-        if (lcp_pattern_feasible_exact(b->p, side, NULL) != 1 || !lcp_piece_minimiser(b->p, b->spec, side, zn, NULL, b->ar) ||
-            !lcp_origin_accepts(b->orig, b->p, zn, b->wbuf))
+        if (lcp_pattern_feasible_exact(b->p, side, NULL) != 1)
             continue;
+        if (!lcp_piece_minimiser(b->p, b->spec, side, zn, NULL, b->ar) || !lcp_origin_accepts(b->orig, b->p, zn, b->wbuf)) {
+            b->exact_unverified = 1;   /* a solution exists; none of its points passed here */
+            continue;
+        }
         memcpy(b->zbuf, zn, sizeof(double) * (size_t)N);
         b->polished = 1;
         candidate(b, lcp_objective_at_z(b->spec, N, b->zbuf, b->wraw), 0);
@@ -1005,6 +1009,12 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
             goto done;
         }
     }
+    /* a dropped leaf makes "no solution" uncertain: the problem's own patterns may settle it
+     * (crash-6e08...: (2.5e9, 5e12 + 2, -1, 2.5, 1e16 + ...) solves) */
+    if (!isfinite(b.best) && b.dropped && m <= EXACT_PATTERNS_MAX_M && !beyond_spread(&b) && exact_patterns(&b) < 0) {
+        st = nsdae_error_set(err, NSDAE_NOMEM, "minnorm: out of memory");
+        goto done;
+    }
     res.nodes = b.nodes;
     res.leaves = b.leaves;
     if (!isfinite(b.best) && b.dropped) {
@@ -1014,6 +1024,14 @@ nsdae_status lcp_minnorm_bnb(const nsdae_mlcp *p, const lcp_origin *orig, const 
         st = nsdae_error_set(err, NSDAE_NUMERICAL,
                              "minnorm: no solution found, but a leaf piece decided at the edge of the "
                              "equilibrated units' tolerance was dropped: not certain");
+        goto done;
+    }
+    if (!isfinite(b.best) && b.exact_unverified) {
+        /* crash-6e08...: the solution (2.5e9, 5e12 + 2, -1, 2.5, 1e16 + 7000), of a pattern
+         * whose rows are singular to 1e-9 of their size, fails the far-point test's re-solves */
+        st = nsdae_error_set(err, NSDAE_NUMERICAL,
+                             "minnorm: a pattern has a solution in exact arithmetic, but no point of it passes the "
+                             "rows' check: too ill-conditioned");
         goto done;
     }
     if (!isfinite(b.best)) {

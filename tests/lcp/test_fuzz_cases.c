@@ -1523,3 +1523,32 @@ Test(fuzz_cases, no_solution_is_said_only_once_the_callers_patterns_agree)
     for (int i = 0; i < 5; i++)
         cr_expect(fabs(z[i] - want[i]) <= 1e-8 * (1 + fabs(want[i])), "z%d = %.17g, want %.17g", i + 1, z[i], want[i]);
 }
+
+/* crash-6e08...: row 1 an equality, rows 2 and 5 complementarity, rows 3, 4 boxes z3 in [-1, 0],
+ * z4 in [0.5, 2.5]:
+ *   w1 = -1e-6 z1 - 1000 (z2 + z3) + 0.5 z5 = 0,  w2 = -1000 z1 + 0.5 z2 - 1,  w3 = -1000 z4 + 1e6,
+ *   w4 = -1000 (z3 + z4 + z5) - 1000,  w5 = -1000 (z2 + z3 + z4) + 0.5 z5.
+ * w3 > 0 on z4's box: z3 = -1. Then w4 = -1000 (z4 + z5) < 0 needs z4 = 2.5 at hi; w5 = 0 (z5 = 0
+ * would need z2 <= -1.5) gives z5 = 2000 z2 + 3000, row 1 z1 = 2.5e9, and w2 = 0 (z2 = 0 leaves
+ * w2 < 0) z2 = 5e12 + 2: the solution (2.5e9, 5e12 + 2, -1, 2.5, 1e16 + 7000), of a pattern whose
+ * rows are singular to 1e-9 of their size. No point of it passes the far-point test, and the
+ * enumeration listed nothing: it now refuses, as minimal norm does. */
+Test(fuzz_cases, an_empty_list_beside_an_exactly_feasible_pattern_is_refused)
+{
+    double M[25] = {-1e-6, -1000, 0, 0, 0, -1000, 0.5, 0, 0, -1000, -1000, 0, 0, -1000, -1000,
+                    0, 0, -1000, -1000, -1000, 0.5, 0, 0, -1000, 0.5};
+    double q[5] = {0, -1, 1e6, -1000, 0}, lo[5] = {0, 0, -1, 0.5, 0}, hi[5] = {0, 0, 0, 2.5, 0};
+    nsdae_row_kind kind[5] = {NSDAE_ROW_EQUALITY, NSDAE_ROW_COMPLEMENTARITY, NSDAE_ROW_BOX, NSDAE_ROW_BOX,
+                              NSDAE_ROW_COMPLEMENTARITY};
+    nsdae_mlcp p = {5, M, q, kind, lo, hi};
+    nsdae_lcp_solution_set *set = NULL;
+    nsdae_error err = {0};
+    nsdae_status st = nsdae_lcp_enumerate(&p, &set, &err);
+    cr_expect(st == NSDAE_NUMERICAL || (st == NSDAE_OK && set->count > 0), "status %d, %d pieces", st,
+              set ? set->count : -1);
+    nsdae_lcp_solution_set_free(set);
+    double z[5], w[5];
+    nsdae_minnorm_spec spec = {NULL, NULL, 0, NULL, 0};
+    st = nsdae_lcp_minnorm(&p, &spec, z, w, NULL, &err);
+    cr_expect(st != NSDAE_NO_SOLUTION, "minimal norm says no solution");
+}
