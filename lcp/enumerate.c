@@ -206,11 +206,11 @@ static int push_own_piece(const lcp_reduced *r, const signed char *pat, const do
 }
 
 /* Where no pattern gave a solution: each pattern decided on the caller's own data by the exact LP
- * (lp_exact.c), and a pattern that has a solution there and whose rows determine it (a point)
- * listed with that point, re-solved on its pattern and checked as every point is. The patterns'
- * sign tests in the equilibrated units had rejected them: 25 of the 30 open fuzz inputs whose
- * enumeration was empty beside minimal norm's verified solution found no piece at all.
- * -1 on out of memory. */
+ * (lp_exact.c), and a pattern that has a solution there listed by its piece's minimal-norm point
+ * (or the point its rows determine), checked as every point is; *unverified set where a feasible
+ * pattern gave no point that passes. The patterns' sign tests in the equilibrated units had
+ * rejected them: 25 of the 30 open fuzz inputs whose enumeration was empty beside minimal norm's
+ * verified solution found no piece at all. -1 on out of memory. */
 static int exact_points(const nsdae_mlcp *p, const lcp_std *s, const lcp_reduced *r, const double *dr,
                         const double *dc, double alpha, signed char *pat, lcp_piece_list *l, int *unverified,
                         lcp_arena *ar)

@@ -446,13 +446,13 @@ static void warm_children(signed char *acts, const signed char *act, int top, in
  * singular H and constraints 1e-9 apart in scale. */
 static int leaf_in_own_coordinates(bnb *b, const signed char *st)
 {
-    int N = b->r->size, dim = 0;
+    int N = b->r->size;
     int *side = lcp_arena_alloc(b->ar, sizeof(int) * (size_t)N);
     double *zn = lcp_arena_doubles(b->ar, (size_t)N);
     if (!side || !zn || !b->orig)
         return 0;
     lcp_caller_sides(b->s, st, side);
-    if (lcp_piece_minimiser(b->p, b->spec, side, zn, &dim, b->ar) &&
+    if (lcp_piece_minimiser(b->p, b->spec, side, zn, NULL, b->ar) &&
         lcp_origin_accepts(b->orig, b->p, zn, b->wbuf)) {
         memcpy(b->zbuf, zn, sizeof(double) * (size_t)N);
         b->polished = 1;

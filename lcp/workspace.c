@@ -210,7 +210,7 @@ nsdae_status nsdae_lcp_minnorm_ws(nsdae_lcp_workspace *ws, const nsdae_mlcp *p, 
         }
     }
     /* a refusal, "no solution" or an answer above zero where z = 0 solves at objective 0; the
-     * fast path's answers are exact minima of every pattern */
+     * fast path solves every pattern, the one of z = 0 among them */
     if (!fast && (st == NSDAE_OK ? res.objective > 0 : st == NSDAE_NO_SOLUTION || st == NSDAE_NUMERICAL) &&
         zero_is_minimal(ws, p, spec, ws->zo, ws->wo)) {
         nsdae_error_clear(err);
