@@ -4,6 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Does z (the caller's units) pass the caller's rows: w = M z + q written to w, then the per-row
+ * check (lcp_scaled_violation) to NSDAE_TOL_RESIDUAL. */
+static int passes_rows(const nsdae_mlcp *p, const double *dr, const double *dc, const double *z, double *w)
+{
+    lcp_caller_w(p, z, w);
+    return lcp_scaled_violation(p, dr, dc, z, w) <= NSDAE_TOL_RESIDUAL;
+}
+
 /* One allocation holds the set, its pieces and their points, so one free releases it. */
 static nsdae_lcp_solution_set *set_alloc(int size, int count)
 {
@@ -70,8 +78,7 @@ static int point_passes(const nsdae_mlcp *p, const double *dr, const double *dc,
         }
         if (f != 0)
             continue;
-        lcp_caller_w(p, zp, w);
-        if (lcp_scaled_violation(p, dr, dc, zp, w) <= NSDAE_TOL_RESIDUAL) {
+        if (passes_rows(p, dr, dc, zp, w)) {
             memcpy(z, zp, sizeof(double) * (size_t)p->size);
             return 1;
         }
@@ -93,8 +100,7 @@ static int point_solves(const nsdae_mlcp *p, const double *dr, const double *dc,
     if (!point_passes(p, dr, dc, side, z, w, zp))
         return 0;
     if (lcp_polish_scaled(p, z, zp) == 0) {
-        lcp_caller_w(p, zp, w);
-        if (lcp_scaled_violation(p, dr, dc, zp, w) <= NSDAE_TOL_RESIDUAL)
+        if (passes_rows(p, dr, dc, zp, w))
             memcpy(z, zp, sizeof(double) * (size_t)p->size);
     }
     return 1;
@@ -113,14 +119,12 @@ static int continuum_solves(const nsdae_mlcp *p, const lcp_std *s, const lcp_red
     int N = p->size;
     double resid;
     lcp_scale_z_to_caller(N, dc, alpha, pc->z, z);
-    lcp_caller_w(p, z, w);
-    if (lcp_scaled_violation(p, dr, dc, z, w) <= NSDAE_TOL_RESIDUAL)
+    if (passes_rows(p, dr, dc, z, w))
         return 1;
     lcp_caller_sides(s, pc->st, side);
     if (!lcp_piece_minimiser(p, NULL, side, zp, NULL, ar))
         return 0;
-    lcp_caller_w(p, zp, w);
-    if (!(lcp_scaled_violation(p, dr, dc, zp, w) <= NSDAE_TOL_RESIDUAL))
+    if (!passes_rows(p, dr, dc, zp, w))
         return 0;
     for (int j = 0; j < N; j++) {   /* the scaled units of the list (powers of two: exact) */
         pc->z[j] = alpha * zp[j] / dc[j];
@@ -230,18 +234,10 @@ static int exact_points(const nsdae_mlcp *p, const lcp_std *s, const lcp_reduced
         /* the piece's minimal-norm point and dimension (own_piece.c), else the point its rows
          * determine: crash-032c... (q = 0) is the plane (0, 0, 0, z4, z5), z4 and z5 in no
          * row, which no determined point stands for, and the list was empty */
-        int dim = 0, ok = lcp_piece_minimiser(p, NULL, side, zp, &dim, ar);
-        if (ok) {
-            lcp_caller_w(p, zp, w);
-            ok = lcp_scaled_violation(p, dr, dc, zp, w) <= NSDAE_TOL_RESIDUAL;
-        }
+        int dim = 0, ok = lcp_piece_minimiser(p, NULL, side, zp, &dim, ar) && passes_rows(p, dr, dc, zp, w);
         if (!ok) {
             dim = 0;
-            ok = lcp_pattern_point_determined(p, side, z, zp) == 0;
-            if (ok) {
-                lcp_caller_w(p, zp, w);
-                ok = lcp_scaled_violation(p, dr, dc, zp, w) <= NSDAE_TOL_RESIDUAL;
-            }
+            ok = lcp_pattern_point_determined(p, side, z, zp) == 0 && passes_rows(p, dr, dc, zp, w);
         }
         if (!ok) {
             *unverified = 1;   /* a solution exists; none of its points passed here */
@@ -277,8 +273,7 @@ static int own_coordinates_piece(const nsdae_mlcp *p, const nsdae_mlcp *ps, cons
     if (!lcp_piece_minimiser(ps, sspec, side, zn, &dim, ar))
         return lcp_pattern_feasible_exact(p, side, NULL) == 0;
     lcp_scale_z_to_caller(N, dc, alpha, zn, zc);
-    lcp_caller_w(p, zc, w);
-    if (!(lcp_scaled_violation(p, dr, dc, zc, w) <= NSDAE_TOL_RESIDUAL))
+    if (!passes_rows(p, dr, dc, zc, w))
         return lcp_pattern_feasible_exact(p, side, NULL) == 0;
     return push_own_piece(r, pat, zn, dim, lcp_objective_at_z(sspec, N, zn, zc), l, ar) ? -1 : 1;
 }

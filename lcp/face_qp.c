@@ -40,25 +40,47 @@ static void balance(int d, int m, const double *H, const double *G, double *sv, 
     }
 }
 
-/* K x = rhs: by LU where K is well conditioned, else the least-squares solution of smallest norm,
- * then refined twice on the residual summed in long double. Either solve is accurate relative to
- * |rhs| as a whole, and a minimiser 1e24 far along a row that multipliers of 500 balance lost
- * those multipliers in it (stationarity residual 505 on terms 505); refined, each row meets its own
+/* b - A x (rows x cols, lda = rows) summed in long double, into res: the refinements' residual. */
+static void residual(int rows, int cols, const double *A, const double *b, const double *x, double *res)
+{
+    for (int a = 0; a < rows; a++) {
+        long double s = b[a];
+        for (int c = 0; c < cols; c++)
+            s -= (long double)A[a + (size_t)c * rows] * x[c];
+        res[a] = (double)s;
+    }
+}
+
+/* lcp_lstsq, refined twice on the residual: a solution of size 1e12 from a system of condition
+ * 1e9 otherwise missed its rows by 1e-9 of their terms. work: rows + cols doubles. Returns the
+ * rank, -1 on LAPACK failure. */
+static int lstsq_refined(int rows, int cols, const double *A, const double *b, double *x, double *N, double *work)
+{
+    double resid, *res = work, *dx = work + rows;
+    int rank = lcp_lstsq(rows, cols, A, b, x, &resid, N);
+    for (int it = 0; it < 2 && rank >= 0; it++) {
+        residual(rows, cols, A, b, x, res);
+        if (lcp_lstsq(rows, cols, A, res, dx, &resid, NULL) < 0)
+            return -1;
+        for (int c = 0; c < cols; c++)
+            x[c] += dx[c];
+    }
+    return rank;
+}
+
+/* K x = rhs: by LU where K is well conditioned, else the least-squares solution of smallest norm
+ * (lstsq_refined), then refined twice on the residual. Either solve is accurate relative to |rhs|
+ * as a whole, and a minimiser 1e24 far along a row that multipliers of 500 balance lost those
+ * multipliers in it (stationarity residual 505 on terms 505); refined, each row meets its own
  * terms. work: n^2 + 2 n doubles. 0 solved, -1 LAPACK failed. */
 static int kkt_solve(int n, const double *K, const double *rhs, double *x, double *work, int *ipiv)
 {
-    double *res = work + (size_t)n * n, *dx = res + n, resid;
-    int lu = lcp_solve_square(n, K, rhs, x, work, ipiv) == 0;
-    if (!lu && lcp_lstsq(n, n, K, rhs, x, &resid, NULL) < 0)
-        return -1;
+    double *res = work + (size_t)n * n, *dx = res + n;
+    if (lcp_solve_square(n, K, rhs, x, work, ipiv) != 0)
+        return lstsq_refined(n, n, K, rhs, x, NULL, res) < 0 ? -1 : 0;
     for (int it = 0; it < 2; it++) {
-        for (int a = 0; a < n; a++) {
-            long double s = rhs[a];
-            for (int b = 0; b < n; b++)
-                s -= (long double)K[a + (size_t)b * n] * x[b];
-            res[a] = (double)s;
-        }
-        if (lu ? lcp_solve_square(n, K, res, dx, work, ipiv) != 0 : lcp_lstsq(n, n, K, res, dx, &resid, NULL) < 0)
+        residual(n, n, K, rhs, x, res);
+        if (lcp_solve_square(n, K, res, dx, work, ipiv) != 0)
             return -1;
         for (int a = 0; a < n; a++)
             x[a] += dx[a];
@@ -125,28 +147,6 @@ static int try_active(int d, int m, const double *H, const double *g, const doub
         if (x[d + c] > NSDAE_TOL_SIGN * gsize)
             return 0;
     return rows_hold(d, m, G, h, y, tol);
-}
-
-/* lcp_lstsq, refined twice on the residual summed in long double (as kkt_solve): a solution of
- * size 1e12 from a system of condition 1e9 otherwise missed its rows by 1e-9 of their terms.
- * work: rows + cols doubles. Returns the rank, -1 on LAPACK failure. */
-static int lstsq_refined(int rows, int cols, const double *A, const double *b, double *x, double *N, double *work)
-{
-    double resid, *res = work, *dx = work + rows;
-    int rank = lcp_lstsq(rows, cols, A, b, x, &resid, N);
-    for (int it = 0; it < 2 && rank >= 0; it++) {
-        for (int a = 0; a < rows; a++) {
-            long double s = b[a];
-            for (int c = 0; c < cols; c++)
-                s -= (long double)A[a + (size_t)c * rows] * x[c];
-            res[a] = (double)s;
-        }
-        if (lcp_lstsq(rows, cols, A, res, dx, &resid, NULL) < 0)
-            return -1;
-        for (int c = 0; c < cols; c++)
-            x[c] += dx[c];
-    }
-    return rank;
 }
 
 /* The same KKT point by the null-space method, where the whole KKT system was solved too

@@ -121,8 +121,10 @@ static int leaf_pattern_exact(bnb *b, const signed char *st)
     return lcp_pattern_feasible_exact(b->orig->p, side, NULL);
 }
 
-/* An empty leaf st whose pattern has a solution on the caller's data (the exact LP) that its rows
- * determine: that point (lcp_pattern_point_determined) in b->zbuf if it passes the rows. */
+static void take_checked_point(bnb *b, const double *z);
+
+/* A leaf st whose pattern has a solution on the caller's data (the exact LP): a point of it taken
+ * as a candidate (take_checked_point) once it passes the rows; 1 if one was. */
 static int exact_leaf(bnb *b, const signed char *st)
 {
     int N = b->r->size;
@@ -147,11 +149,9 @@ static int exact_leaf(bnb *b, const signed char *st)
         memcpy(zc, z, sizeof(double) * (size_t)N);
         ok = lcp_origin_accepts(b->orig, b->p, zc, b->wbuf);
     }
-    if (!ok)
-        return 0;
-    memcpy(b->zbuf, zc, sizeof(double) * (size_t)N);
-    b->polished = 1;
-    return 1;
+    if (ok)
+        take_checked_point(b, zc);
+    return ok;
 }
 
 /* point_ok, then at a leaf the point of the leaf's own pattern st (lcp_pattern_point_given, in
@@ -227,6 +227,19 @@ static void candidate(bnb *b, double f, int flat)
     }
     b->tie_f[slot] = f;
     memcpy(b->tie_z + (size_t)slot * N, b->zbuf, sizeof(double) * (size_t)N);
+}
+
+/* z (N), which passed the caller's rows, as a candidate: a point the exact LP's routes or a
+ * leaf's own coordinates gave (exact_leaf, leaf_in_own_coordinates, exact_patterns), valued at
+ * itself; no piece of the count, so a count becomes unknown (exact_found). */
+static void take_checked_point(bnb *b, const double *z)
+{
+    int N = b->r->size;
+    if (z != b->zbuf)
+        memcpy(b->zbuf, z, sizeof(double) * (size_t)N);
+    b->polished = 1;
+    candidate(b, lcp_objective_at_z(b->spec, N, b->zbuf, b->wraw), 0);
+    b->exact_found = b->leaf_found = 1;
 }
 
 /* Is the relaxation's minimiser set (node st, objective level at t, and the nex extra equalities
@@ -454,10 +467,7 @@ static int leaf_in_own_coordinates(bnb *b, const signed char *st)
     lcp_caller_sides(b->s, st, side);
     if (lcp_piece_minimiser(b->p, b->spec, side, zn, NULL, b->ar) &&
         lcp_origin_accepts(b->orig, b->p, zn, b->wbuf)) {
-        memcpy(b->zbuf, zn, sizeof(double) * (size_t)N);
-        b->polished = 1;
-        candidate(b, lcp_objective_at_z(b->spec, N, b->zbuf, b->wraw), 0);
-        b->exact_found = b->leaf_found = 1;   /* no piece of the count */
+        take_checked_point(b, zn);
         return 1;
     }
     return lcp_pattern_feasible_exact(b->p, side, NULL) == 0;
@@ -504,10 +514,8 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
                 /* the second search (no solution found) asks the exact LP of an empty leaf too:
                  * its sign tests are the equilibrated units' (crash-d981...: q = 0, so z = 0
                  * solves, and every leaf was rejected) */
-                if (b->exact_empty && exact_leaf(b, st)) {
-                    candidate(b, lcp_objective_at_z(b->spec, b->r->size, b->zbuf, b->wraw), 0);
-                    b->exact_found = b->leaf_found = 1;
-                }
+                if (b->exact_empty)
+                    exact_leaf(b, st);
                 continue;
             }
             if (!leaf_point_ok(b, pc.t, pc.st)) {
@@ -519,11 +527,8 @@ static nsdae_status branch_and_bound(bnb *b, nsdae_error *err)
                 /* the second search asks the exact LP here too: crash-cf03... (a box row and three
                  * equalities, the solution 1e8 out) had its one feasible leaf's point fail the
                  * caller's rows and was answered "no solution" */
-                if (b->exact_empty && exact_leaf(b, pc.st)) {
-                    candidate(b, lcp_objective_at_z(b->spec, b->r->size, b->zbuf, b->wraw), 0);
-                    b->exact_found = b->leaf_found = 1;
+                if (b->exact_empty && exact_leaf(b, pc.st))
                     continue;
-                }
                 /* uncertain only if the leaf's pattern has a solution on the caller's own data,
                  * decided exactly: crash-5990... (no solution) was refused here as "not certain" */
                 if (b->ws->clamp_retried)
@@ -881,10 +886,7 @@ static int exact_patterns(bnb *b)
             b->exact_unverified = 1;   /* a solution exists; none of its points passed here */
             continue;
         }
-        memcpy(b->zbuf, zn, sizeof(double) * (size_t)N);
-        b->polished = 1;
-        candidate(b, lcp_objective_at_z(b->spec, N, b->zbuf, b->wraw), 0);
-        b->exact_found = 1;
+        take_checked_point(b, zn);
     }
     return 0;
 }
